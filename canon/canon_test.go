@@ -1,0 +1,28 @@
+package canon
+
+import "testing"
+
+func TestCanonicalize(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"b":1,"a":[true,false,null]}`, `{"a":[true,false,null],"b":1}`},
+		{` { "x" : 1.0 } `, `{"x":1}`},
+		{`[1e3, 0.5, -0, 1e21, 1.5e-7, 123456789012345678901234]`, `[1000,0.5,0,1e+21,1.5e-7,1.2345678901234569e+23]`},
+		{`"<a&b>\u00e9\u0001"`, "\"<a&b>\u00e9\\u0001\""},
+		{`{"z":{"d":1,"c":2}}`, `{"z":{"c":2,"d":1}}`},
+	}
+	for _, c := range cases {
+		got, err := Canonicalize([]byte(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if string(got) != c.want {
+			t.Errorf("Canonicalize(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestCanonicalizeRejectsTrailing(t *testing.T) {
+	if _, err := Canonicalize([]byte(`{} {}`)); err == nil {
+		t.Fatal("want error for trailing data")
+	}
+}

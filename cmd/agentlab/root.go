@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit codes shared by every command (DESIGN §2).
+const (
+	exitOK       = 0
+	exitFailed   = 1 // lint errors, run failed, a check failed
+	exitUsage    = 2 // bad usage or unreadable input
+	exitWaiting  = 3 // run paused for a person
+	exitWithheld = 4 // finished, withheld by the issuance contract
+)
+
+// exitError carries an exit code out of a command; msg, when set, is
+// printed to stderr.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// exitf returns an error that makes agentlab exit with code.
+func exitf(code int, format string, args ...any) error {
+	return &exitError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// exitCode returns an error that exits with code and prints nothing more.
+func exitCode(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// globalFlags are the flags every command shares.
+type globalFlags struct {
+	noColor bool
+	quiet   bool
+	verbose bool
+}
+
+var global globalFlags
+
+// commandFactories lists every subcommand; each command file registers its
+// constructor in init so that commands live one per file.
+var commandFactories = map[string]func() *cobra.Command{}
+
+func register(name string, f func() *cobra.Command) { commandFactories[name] = f }
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "agentlab",
+		Short: "Compile, run, seal and verify LLM/agent workflows whose results must survive an audit",
+		Long: `agentlab lints a YAML workflow, compiles it to an immutable plan identified by
+its BLAKE3 hash, runs it against a content-addressed store, seals the run, and
+writes a report in which every number traces back to its source.
+
+Examples:
+  agentlab lint flows/
+  agentlab compile flow.yml -o flow.plan.json
+  agentlab run flow.yml
+  agentlab verify .agentlab/out/<run>/bundle.html`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().BoolVar(&global.noColor, "no-color", false, "disable colour (also NO_COLOR)")
+	root.PersistentFlags().BoolVarP(&global.quiet, "quiet", "q", false, "print only results and errors")
+	root.PersistentFlags().BoolVarP(&global.verbose, "verbose", "v", false, "print more detail")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return exitf(exitUsage, "%v\nRun '%s --help' for usage.", err, c.CommandPath())
+	})
+	names := make([]string, 0, len(commandFactories))
+	for n := range commandFactories {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		root.AddCommand(commandFactories[n]())
+	}
+	return root
+}
+
+// useColor reports whether output to f may be coloured: a terminal, no
+// NO_COLOR, no --no-color.
+func useColor(f *os.File) bool {
+	if global.noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return term.IsTerminal(int(f.Fd()))
+}
+
+// interactive reports whether agentlab may prompt: stdin is a terminal and
+// neither CI=true nor --yes says otherwise.
+func interactive(yes bool) bool {
+	if yes || os.Getenv("CI") == "true" || os.Getenv("CI") == "1" {
+		return false
+	}
+	return term.IsTerminal(int(os.Stdin.Fd()))
+}
+
+// checkFormat validates a --format value.
+func checkFormat(got string, allowed ...string) error {
+	for _, a := range allowed {
+		if got == a {
+			return nil
+		}
+	}
+	return exitf(exitUsage, "--format %q is not one of %v", got, allowed)
+}

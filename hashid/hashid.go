@@ -1,0 +1,92 @@
+// Package hashid is the BLAKE3 content identifier used for plans, artifacts,
+// events and seals. IDs are values, never loose strings; their text form is
+// "b3:" followed by 64 lowercase hex digits.
+package hashid
+
+import (
+	"encoding/hex"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/zeebo/blake3"
+)
+
+// Prefix starts the text form of every ID.
+const Prefix = "b3:"
+
+// ID is a BLAKE3-256 digest.
+type ID [32]byte
+
+// Sum hashes b.
+func Sum(b []byte) ID { return ID(blake3.Sum256(b)) }
+
+// SumReader hashes everything r yields.
+func SumReader(r io.Reader) (ID, int64, error) {
+	h := blake3.New()
+	n, err := io.Copy(h, r)
+	if err != nil {
+		return ID{}, n, err
+	}
+	var id ID
+	copy(id[:], h.Sum(nil))
+	return id, n, nil
+}
+
+// New returns a streaming hasher whose Sum can be turned into an ID with FromHasher.
+func New() *blake3.Hasher { return blake3.New() }
+
+// FromHasher reads the digest of h.
+func FromHasher(h *blake3.Hasher) ID {
+	var id ID
+	copy(id[:], h.Sum(nil))
+	return id
+}
+
+// String returns "b3:<hex>".
+func (id ID) String() string { return Prefix + hex.EncodeToString(id[:]) }
+
+// Hex returns the 64 hex digits without prefix.
+func (id ID) Hex() string { return hex.EncodeToString(id[:]) }
+
+// Short returns a 12-digit form for messages.
+func (id ID) Short() string { return hex.EncodeToString(id[:6]) }
+
+// IsZero reports whether id is the zero value.
+func (id ID) IsZero() bool { return id == ID{} }
+
+// Parse reads "b3:<64 hex>" (the prefix is required).
+func Parse(s string) (ID, error) {
+	if !strings.HasPrefix(s, Prefix) {
+		return ID{}, fmt.Errorf("hash %q must start with %q", s, Prefix)
+	}
+	return ParseHex(strings.TrimPrefix(s, Prefix))
+}
+
+// ParseHex reads 64 hex digits without prefix.
+func ParseHex(s string) (ID, error) {
+	var id ID
+	if len(s) != 64 {
+		return ID{}, fmt.Errorf("hash %q must have 64 hex digits, has %d", s, len(s))
+	}
+	if _, err := hex.Decode(id[:], []byte(s)); err != nil {
+		return ID{}, fmt.Errorf("hash %q is not hex: %v", s, err)
+	}
+	if strings.ToLower(s) != s {
+		return ID{}, fmt.Errorf("hash %q must be lowercase hex", s)
+	}
+	return id, nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (id ID) MarshalText() ([]byte, error) { return []byte(id.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (id *ID) UnmarshalText(b []byte) error {
+	v, err := Parse(string(b))
+	if err != nil {
+		return err
+	}
+	*id = v
+	return nil
+}
