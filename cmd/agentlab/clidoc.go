@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// renderCLIDoc writes the command reference (docs/cli.md) from the cobra
+// command tree, so the page can never drift from the binary: a test
+// compares the file with this output.
+func renderCLIDoc(root *cobra.Command) []byte {
+	var b bytes.Buffer
+	b.WriteString("# Command-line reference\n\n")
+	b.WriteString("Generated from the commands themselves (`go test ./cmd/agentlab -run TestCLIDoc -update`); do not edit by hand.\n\n")
+	b.WriteString("Global flags: `--no-color` (also `NO_COLOR`), `-q/--quiet`, `-v/--verbose`. Results go to stdout, progress and errors to stderr.\n\n")
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden || c.Name() == "help" {
+			return
+		}
+		if c != root {
+			fmt.Fprintf(&b, "## %s\n\n", c.CommandPath())
+			fmt.Fprintf(&b, "%s.\n\n", strings.TrimSuffix(c.Short, "."))
+			fmt.Fprintf(&b, "```\n%s\n```\n\n", c.UseLine())
+			if c.Long != "" {
+				fmt.Fprintf(&b, "```text\n%s\n```\n\n", strings.TrimSpace(c.Long))
+			}
+			if fl := c.NonInheritedFlags().FlagUsages(); strings.TrimSpace(fl) != "" {
+				fmt.Fprintf(&b, "Flags:\n\n```\n%s```\n\n", fl)
+			}
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return b.Bytes()
+}

@@ -1,0 +1,149 @@
+package diag
+
+import (
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// SARIF 2.1.0 types: only what GitHub code scanning reads.
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	ShortDescription sarifMessage `json:"shortDescription"`
+	Help             sarifMessage `json:"help"`
+	DefaultConfig    sarifConfig  `json:"defaultConfiguration"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+}
+
+func sarifLevel(s Severity) string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+// WriteSARIF prints a SARIF 2.1.0 log that GitHub code scanning accepts:
+// one rule per diagnostic code, results with 1-based regions and
+// repository-relative URIs.
+func WriteSARIF(w io.Writer, l List, toolVersion string) error {
+	ruleIndex := map[string]int{}
+	var codes []string
+	firstSev := map[string]Severity{}
+	for _, d := range l {
+		if _, ok := firstSev[d.Code]; !ok {
+			firstSev[d.Code] = d.Severity
+			codes = append(codes, d.Code)
+		}
+	}
+	sort.Strings(codes)
+	rules := make([]sarifRule, 0, len(codes))
+	for i, c := range codes {
+		ruleIndex[c] = i
+		rules = append(rules, sarifRule{
+			ID:               c,
+			ShortDescription: sarifMessage{Text: c},
+			Help:             sarifMessage{Text: "See docs/diagnostics.md#" + strings.ToLower(c)},
+			DefaultConfig:    sarifConfig{Level: sarifLevel(firstSev[c])},
+		})
+	}
+	results := make([]sarifResult, 0, len(l))
+	for _, d := range l {
+		msg := d.Message
+		if d.Fix != "" {
+			msg += " Fix: " + d.Fix
+		}
+		line, col := d.Line, d.Col
+		if line < 1 {
+			line = 1
+		}
+		if col < 1 {
+			col = 1
+		}
+		results = append(results, sarifResult{
+			RuleID:    d.Code,
+			RuleIndex: ruleIndex[d.Code],
+			Level:     sarifLevel(d.Severity),
+			Message:   sarifMessage{Text: msg},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(d.File)},
+				Region:           sarifRegion{StartLine: line, StartColumn: col},
+			}}},
+		})
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs: []sarifRun{{
+			Tool: sarifTool{Driver: sarifDriver{
+				Name: "agentlab", Version: toolVersion,
+				InformationURI: "https://github.com/agentlab/agentlab",
+				Rules:          rules,
+			}},
+			Results: results,
+		}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
