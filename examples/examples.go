@@ -1,0 +1,113 @@
+// Package examples embeds the runnable example flows, with their data, so
+// that `agentlab examples init NAME` works from the binary alone.
+package examples
+
+import (
+	"bufio"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+//go:embed all:*
+var files embed.FS
+
+// Example is one embedded example directory.
+type Example struct {
+	Name    string `json:"name"`
+	Summary string `json:"summary"`
+}
+
+// List returns every example (a directory with a flow.yml), sorted by name.
+// The summary is the first sentence of the example's README after its title.
+func List() []Example {
+	entries, _ := fs.ReadDir(files, ".")
+	var out []Example
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := fs.Stat(files, path.Join(e.Name(), "flow.yml")); err != nil {
+			continue
+		}
+		out = append(out, Example{Name: e.Name(), Summary: summary(e.Name())})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func summary(name string) string {
+	f, err := files.Open(path.Join(name, "README.md"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		return line
+	}
+	return ""
+}
+
+// ErrUnknown is returned for a name that is not an example.
+var ErrUnknown = errors.New("unknown example")
+
+// Init copies example name into dir (created when missing). It refuses to
+// overwrite an existing file and never writes outside dir.
+func Init(name, dir string) ([]string, error) {
+	if name == "" || strings.ContainsAny(name, `/\`) || name == "." || name == ".." {
+		return nil, fmt.Errorf("%w %q", ErrUnknown, name)
+	}
+	if _, err := fs.Stat(files, path.Join(name, "flow.yml")); err != nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknown, name)
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var written []string
+	err = fs.WalkDir(files, name, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, name), "/")
+		target := filepath.Join(root, filepath.FromSlash(rel))
+		if target != root && !strings.HasPrefix(target, root+string(filepath.Separator)) {
+			return fmt.Errorf("refusing to write %s outside %s", target, root)
+		}
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if _, err := os.Lstat(target); err == nil {
+			return fmt.Errorf("%s already exists; choose an empty directory", target)
+		}
+		b, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(b); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		written = append(written, target)
+		return nil
+	})
+	return written, err
+}
