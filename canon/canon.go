@@ -160,3 +160,22 @@ func writeString(buf *bytes.Buffer, s string) {
 	}
 	buf.WriteByte('"')
 }
+
+// AppendString appends s to dst as a canonical JSON string literal, for
+// writers that assemble canonical objects of known shape without a
+// round trip through encoding/json.
+func AppendString(dst []byte, s string) []byte {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+	}
+	if plain { // printable ASCII needs no escaping
+		dst = append(dst, '"')
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	buf := bytes.NewBuffer(dst)
+	writeString(buf, s)
+	return buf.Bytes()
+}

@@ -26,3 +26,15 @@ func TestCanonicalizeRejectsTrailing(t *testing.T) {
 		t.Fatal("want error for trailing data")
 	}
 }
+
+func TestAppendString(t *testing.T) {
+	for _, s := range []string{"", "plain ascii", `q"uote`, `back\slash`, "tab\t", "\x01", "é", "\u2028", "<&>", "bad\xff"} {
+		want, err := Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("AppendString(%q) = %s, want x%s", s, got, want)
+		}
+	}
+}

@@ -48,7 +48,9 @@ type Scope struct {
 }
 
 // Cell is one snapshot cell that a metric expression read; metric values
-// record them so they can be recomputed and traced.
+// record them so they can be recomputed and traced. Row is the 0-based row
+// of the snapshot. rows(nodes.x) reads no cell but the row count: it is
+// reported as Row -1 with an empty Column and the count as Value.
 type Cell struct {
 	Node   string `json:"node"`
 	Row    int    `json:"row"`

@@ -1,0 +1,89 @@
+package chain
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/agentlab/agentlab/hashid"
+)
+
+// Problem is one defect found by VerifyChain, located by the seq of the
+// event (or, for a missing event, the seq that was expected).
+type Problem struct {
+	Seq     int64  `json:"seq"`
+	Message string `json:"message"`
+}
+
+func (p Problem) String() string { return fmt.Sprintf("event %d: %s", p.Seq, p.Message) }
+
+// VerifyChain checks events as they appear in the log of run runID and
+// returns every defect, in log order (nil when the chain is intact):
+//
+//   - seq must be 1 for the first event and one more than the previous
+//     event's seq afterwards (a deleted event shows as a gap, a moved or
+//     inserted one as out of order);
+//   - prev must equal the stored hash of the preceding event in the log
+//     (Genesis(runID) for the first), so a removed or inserted event breaks
+//     the link at the event after it;
+//   - hash must equal ComputeHash, so an edited field is caught at the
+//     edited event itself;
+//   - time must be in TimeLayout and type must be non-empty.
+//
+// Links are checked against the stored hash of the previous line, not a
+// recomputed one, so one edited event is reported once, at its own seq,
+// instead of at every later event.
+func VerifyChain(runID string, events []Event) []Problem {
+	var ps []Problem
+	add := func(seq int64, format string, args ...any) {
+		ps = append(ps, Problem{Seq: seq, Message: fmt.Sprintf(format, args...)})
+	}
+	prevHash := Genesis(runID).String()
+	var prevSeq int64
+	for i, e := range events {
+		want := prevSeq + 1
+		switch {
+		case i == 0 && e.Seq != 1:
+			add(e.Seq, "first event has seq %d, want 1 (events before it are missing)", e.Seq)
+		case e.Seq == want:
+		case e.Seq > want:
+			if e.Seq == want+1 {
+				add(want, "missing: seq jumps from %d to %d", prevSeq, e.Seq)
+			} else {
+				add(want, "missing: seq jumps from %d to %d (events %d-%d absent)", prevSeq, e.Seq, want, e.Seq-1)
+			}
+		default:
+			add(e.Seq, "out of order: seq %d follows seq %d", e.Seq, prevSeq)
+		}
+		if e.Prev != prevHash {
+			if i == 0 {
+				add(e.Seq, "broken link: prev is %s, want the genesis value %s of run %q", short(e.Prev), short(prevHash), runID)
+			} else {
+				add(e.Seq, "broken link: prev is %s, but the event before it (seq %d) has hash %s", short(e.Prev), prevSeq, short(prevHash))
+			}
+		}
+		if e.Type == "" {
+			add(e.Seq, "empty type")
+		}
+		if _, err := time.Parse(TimeLayout, e.Time); err != nil {
+			add(e.Seq, "time %q is not RFC 3339 UTC with nine fractional digits", e.Time)
+		}
+		h, err := e.ComputeHash()
+		switch {
+		case err != nil:
+			add(e.Seq, "cannot hash: %v", err)
+		case h.String() != e.Hash:
+			add(e.Seq, "bad hash: stored %s, content hashes to %s (the event was altered)", short(e.Hash), h.Short())
+		}
+		prevHash = e.Hash
+		prevSeq = e.Seq
+	}
+	return ps
+}
+
+// short abbreviates a "b3:…" string for messages; anything else is quoted.
+func short(s string) string {
+	if id, err := hashid.Parse(s); err == nil {
+		return id.Short()
+	}
+	return fmt.Sprintf("%q", s)
+}

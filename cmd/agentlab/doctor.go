@@ -1,0 +1,376 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/store"
+)
+
+func init() { register("doctor", newDoctorCmd) }
+
+// Doctor findings have one of three severities; any "error" makes the
+// section fail and doctor exit 1.
+const (
+	sevError   = "error"
+	sevWarning = "warning"
+	sevInfo    = "info"
+)
+
+// doctorFinding is one line of a section: what was seen and the exact
+// command that investigates or repairs it.
+type doctorFinding struct {
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	Command  string `json:"command,omitempty"`
+}
+
+// doctorResult is what a section reports. Status is derived from the
+// findings: "fail" with any error, "warn" with any warning, else "ok".
+type doctorResult struct {
+	Name     string          `json:"name"`
+	Status   string          `json:"status"`
+	Summary  string          `json:"summary"`
+	Findings []doctorFinding `json:"findings"`
+}
+
+// doctorSection is one area doctor examines. Sections run in order of
+// `order`; other command files add theirs (sandbox backends, providers…)
+// from init with addDoctorSection.
+type doctorSection struct {
+	name  string
+	order int
+	run   func(env *doctorEnv) doctorResult
+}
+
+// doctorSections lists every section; see addDoctorSection.
+var doctorSections = []doctorSection{
+	{name: "runs", order: 10, run: doctorRuns},
+	{name: "store", order: 20, run: doctorStore},
+}
+
+// addDoctorSection registers a section; call it from init.
+func addDoctorSection(s doctorSection) { doctorSections = append(doctorSections, s) }
+
+// doctorEnv is shared by the sections of one doctor invocation; it reads
+// the runs once for every section that needs them.
+type doctorEnv struct {
+	dataDir string
+	scanned bool
+	runs    []scannedRun
+	runsErr error
+}
+
+type scannedRun struct {
+	id   string
+	snap *runlog.Snapshot
+	err  error
+}
+
+// scanRuns reads every run directory without locking it.
+func (env *doctorEnv) scanRuns() ([]scannedRun, error) {
+	if env.scanned {
+		return env.runs, env.runsErr
+	}
+	env.scanned = true
+	ents, err := os.ReadDir(runlog.RunsDir(env.dataDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		env.runsErr = err
+		return nil, err
+	}
+	for _, e := range ents {
+		if !e.IsDir() || runlog.CheckID(e.Name()) != nil {
+			continue
+		}
+		snap, err := runlog.OpenReadOnly(env.dataDir, e.Name())
+		env.runs = append(env.runs, scannedRun{id: e.Name(), snap: snap, err: err})
+	}
+	return env.runs, nil
+}
+
+func newDoctorCmd() *cobra.Command {
+	var format, dirFlag string
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Report what this machine offers and the health of the data dir",
+		Long: `Report what this machine offers and the health of the data directory.
+
+The store check re-hashes every artifact (a failure is retried once to tell a
+flaky read from corruption), finds temp files left by interrupted writes, and
+compares the artifacts with those the runs reference: missing and corrupt
+artifacts are errors, orphaned ones (referenced by no run) are warnings. Every
+run's event chain and seal are verified. Each finding comes with the command
+that investigates it.
+
+Exit codes: 0 healthy (warnings allowed), 1 problems found, 2 usage.
+
+Examples:
+  agentlab doctor
+  agentlab doctor --data-dir /srv/agentlab --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			env := &doctorEnv{dataDir: dataDir(dirFlag)}
+			results := runDoctor(env)
+			ok := true
+			for _, r := range results {
+				ok = ok && r.Status != "fail"
+			}
+			out := cmd.OutOrStdout()
+			if format == "json" {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(struct {
+					OK       bool           `json:"ok"`
+					DataDir  string         `json:"data_dir"`
+					Sections []doctorResult `json:"sections"`
+				}{ok, env.dataDir, results}); err != nil {
+					return err
+				}
+			} else {
+				printDoctor(out, env.dataDir, results)
+			}
+			if !ok {
+				return exitCode(exitFailed)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
+	cmd.Flags().StringVar(&dirFlag, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	return cmd
+}
+
+// runDoctor runs every section in order and settles each one's status.
+func runDoctor(env *doctorEnv) []doctorResult {
+	secs := append([]doctorSection(nil), doctorSections...)
+	sort.SliceStable(secs, func(i, j int) bool { return secs[i].order < secs[j].order })
+	var out []doctorResult
+	for _, s := range secs {
+		r := s.run(env)
+		r.Name = s.name
+		r.Status = "ok"
+		for _, f := range r.Findings {
+			switch {
+			case f.Severity == sevError:
+				r.Status = "fail"
+			case f.Severity == sevWarning && r.Status == "ok":
+				r.Status = "warn"
+			}
+		}
+		if r.Findings == nil {
+			r.Findings = []doctorFinding{}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func printDoctor(w io.Writer, dir string, results []doctorResult) {
+	fmt.Fprintf(w, "data dir: %s\n", dir)
+	for _, r := range results {
+		fmt.Fprintf(w, "%-8s %-4s  %s\n", r.Name, strings.ToUpper(r.Status), r.Summary)
+		for _, f := range r.Findings {
+			fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
+			if f.Command != "" {
+				fmt.Fprintf(w, "    → %s\n", f.Command)
+			}
+		}
+	}
+}
+
+// doctorRuns verifies every run's event chain and, for sealed runs, that
+// the recorded seal still matches the events.
+func doctorRuns(env *doctorEnv) doctorResult {
+	runs, err := env.scanRuns()
+	if err != nil {
+		return doctorResult{Summary: "cannot list runs", Findings: []doctorFinding{{
+			Severity: sevError, Message: err.Error(), Command: "ls -ld " + shellQuote(runlog.RunsDir(env.dataDir)),
+		}}}
+	}
+	if len(runs) == 0 {
+		return doctorResult{Summary: "no runs yet"}
+	}
+	var fs []doctorFinding
+	sealed := 0
+	for _, r := range runs {
+		verify := "agentlab verify " + shellQuote(filepath.Join(runlog.RunsDir(env.dataDir), r.id))
+		if r.err != nil {
+			fs = append(fs, doctorFinding{sevError, fmt.Sprintf("run %s cannot be read: %v", r.id, r.err), verify})
+			continue
+		}
+		s := r.snap
+		for _, p := range s.Problems {
+			fs = append(fs, doctorFinding{sevError, fmt.Sprintf("run %s: %s", r.id, p), verify})
+		}
+		if s.Torn != nil {
+			fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("run %s: events.jsonl ends in an incomplete line (%d bytes at offset %d, an interrupted write); resuming the run sets it aside", r.id, s.Torn.Bytes, s.Torn.Offset), "agentlab resume " + r.id})
+		}
+		if s.Record.Status == runlog.StatusRunning {
+			if locked, _, err := runlog.Holder(env.dataDir, r.id); err == nil && !locked {
+				fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("run %s says it is running, but no process has it open: it was interrupted", r.id), "agentlab resume " + r.id})
+			}
+		}
+		if !s.HasRecord {
+			fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("run %s has no run.json (interrupted right after it was created)", r.id), "agentlab runs events " + r.id})
+		}
+		if s.Record.Seal != "" && len(s.Problems) == 0 {
+			sealed++
+			if msg := checkRecordedSeal(r.id, s); msg != "" {
+				fs = append(fs, doctorFinding{sevError, fmt.Sprintf("run %s: %s", r.id, msg), verify})
+			}
+		}
+	}
+	return doctorResult{Summary: fmt.Sprintf("%s, %d sealed", plural(len(runs), "run"), sealed), Findings: fs}
+}
+
+// checkRecordedSeal recomputes a sealed run's seal from its events.
+func checkRecordedSeal(runID string, s *runlog.Snapshot) string {
+	seal, err := chain.ComputeSeal(runID, s.Record.Plan, s.Events)
+	if err != nil {
+		return "cannot recompute the seal: " + err.Error()
+	}
+	h, err := seal.Hash()
+	if err != nil {
+		return "cannot hash the seal: " + err.Error()
+	}
+	if h.String() != s.Record.Seal {
+		return fmt.Sprintf("seal %s in run.json does not match the events (they seal to %s)", s.Record.Seal, h)
+	}
+	return ""
+}
+
+// doctorStore re-hashes every artifact and compares the store with what
+// the runs reference.
+func doctorStore(env *doctorEnv) doctorResult {
+	dir := runlog.ArtifactsDir(env.dataDir)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return doctorResult{Summary: "no artifacts yet (" + dir + " is created by the first run)"}
+	}
+	st, err := store.OpenFileStore(dir)
+	if err != nil {
+		return doctorResult{Summary: "cannot open the store", Findings: []doctorFinding{{sevError, err.Error(), "ls -ld " + shellQuote(dir)}}}
+	}
+	// users maps each referenced artifact to the runs that reference it.
+	users := map[hashid.ID][]string{}
+	runs, _ := env.scanRuns() // doctorRuns reports a listing error
+	complete := true
+	for _, r := range runs {
+		if r.err != nil {
+			complete = false // its references are unknown: orphans cannot be told
+			continue
+		}
+		refs := chain.ReferencedArtifacts(r.snap.Events)
+		if sd := r.snap.Record.SealData; sd != nil {
+			refs = append(refs, sd.Artifacts...)
+		}
+		for _, s := range refs {
+			id, err := hashid.Parse(s)
+			if err != nil {
+				continue
+			}
+			if u := users[id]; len(u) == 0 || u[len(u)-1] != r.id {
+				users[id] = append(u, r.id)
+			}
+		}
+	}
+	var referenced map[hashid.ID]bool
+	if complete {
+		referenced = make(map[hashid.ID]bool, len(users))
+		for id := range users {
+			referenced[id] = true
+		}
+	}
+	rep, err := st.Check(referenced)
+	if err != nil {
+		return doctorResult{Summary: "cannot walk the store", Findings: []doctorFinding{{sevError, err.Error(), "ls -lR " + shellQuote(dir)}}}
+	}
+	runDir := func(id string) string { return filepath.Join(runlog.RunsDir(env.dataDir), id) }
+	usedBy := func(id hashid.ID) (string, string) {
+		u := users[id]
+		if len(u) == 0 {
+			return "referenced by no run", ""
+		}
+		return "referenced by run " + strings.Join(u, ", "), "agentlab verify " + shellQuote(runDir(u[0]))
+	}
+	var fs []doctorFinding
+	for _, f := range rep.Corrupt {
+		who, cmd := usedBy(f.ID)
+		if cmd == "" {
+			cmd = "rm -f " + shellQuote(f.Path) // nothing depends on it
+		}
+		fs = append(fs, doctorFinding{sevError, fmt.Sprintf("artifact %s is corrupt (%s); %s", f.Blob, f.Message, who), cmd})
+	}
+	for _, f := range rep.Unreadable {
+		fs = append(fs, doctorFinding{sevError, fmt.Sprintf("artifact %s cannot be read: %s", f.Blob, f.Message), "ls -l " + shellQuote(f.Path)})
+	}
+	for _, f := range rep.Missing {
+		who, cmd := usedBy(f.ID)
+		fs = append(fs, doctorFinding{sevError, fmt.Sprintf("artifact %s is missing; %s", f.Blob, who), cmd})
+	}
+	for _, f := range rep.Transient {
+		fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("artifact %s %s: suspect the disk or memory", f.Blob, f.Message), "agentlab doctor --data-dir " + shellQuote(env.dataDir)})
+	}
+	for _, f := range rep.Stray {
+		cmd := "ls -l " + shellQuote(f.Path)
+		if strings.Contains(f.Message, "interrupted write") {
+			cmd = "rm -f " + shellQuote(f.Path)
+		}
+		fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("%s: %s", f.Path, f.Message), cmd})
+	}
+	for _, f := range rep.Orphans {
+		fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("artifact %s is referenced by no run (left by an interrupted run; safe to delete)", f.Blob), "rm -f " + shellQuote(f.Path)})
+	}
+	sum := fmt.Sprintf("%s, %s, all re-hashed", plural(rep.Blobs, "artifact"), humanBytes(rep.Bytes))
+	if !complete {
+		sum += "; orphans not checked (some runs could not be read)"
+	}
+	return doctorResult{Summary: sum, Findings: fs}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting, so the
+// printed commands can be pasted as they are.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+@,", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
