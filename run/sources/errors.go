@@ -1,0 +1,107 @@
+package sources
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentlab/agentlab/diag"
+)
+
+// Load diagnostic codes (reported with the data file, line and column).
+//
+//	code              meaning
+//	E-SRC-KIND        the source kind is not csv or sqlite
+//	E-SRC-OPEN        the file cannot be read
+//	E-SRC-NAME        the source key cannot name a table (empty, or starts with sqlite_)
+//	E-SRC-SQLITE      a kind: sqlite file is not a readable SQLite database
+//	E-SRC-WAL         a kind: sqlite file has uncommitted changes in its -wal file
+//	E-SRC-TABLE       table: names a table the database does not have, or it has none
+//	E-SRC-MASK        mask_columns names a column the source does not have
+//	E-CSV-ENCODING    the CSV file is not UTF-8
+//	E-CSV-EMPTY       the CSV file has no header line
+//	E-CSV-HEADER      a header name is empty, or the first line looks like data
+//	E-CSV-DUPCOL      two header names are the same (compared case-insensitively, as SQLite does)
+//	E-CSV-QUOTE       a quoted field is malformed (bare or unclosed ")
+//	E-CSV-RAGGED      a data row has more or fewer fields than the header
+const (
+	CodeKind     = "E-SRC-KIND"
+	CodeOpen     = "E-SRC-OPEN"
+	CodeName     = "E-SRC-NAME"
+	CodeSQLite   = "E-SRC-SQLITE"
+	CodeWAL      = "E-SRC-WAL"
+	CodeTable    = "E-SRC-TABLE"
+	CodeMask     = "E-SRC-MASK"
+	CodeEncoding = "E-CSV-ENCODING"
+	CodeEmpty    = "E-CSV-EMPTY"
+	CodeHeader   = "E-CSV-HEADER"
+	CodeDupCol   = "E-CSV-DUPCOL"
+	CodeQuote    = "E-CSV-QUOTE"
+	CodeRagged   = "E-CSV-RAGGED"
+)
+
+// Query error codes, in addition to the guard's E-SQL-… codes (package sqlguard).
+//
+//	code                 meaning
+//	E-SQL-SOURCE         the query names a source that is not declared
+//	E-SQL-ARGS           the tool arguments are not {sql: string, params: object}
+//	E-SQL-PARAM-MISSING  the SQL uses :name but params has no value for it
+//	E-SQL-PARAM-UNUSED   params has a value the SQL never uses (usually a typo)
+//	E-SQL-PARAM-TYPE     a parameter value is an object or a list
+//	E-SQL-EXEC           SQLite refused or failed the statement (no such column, …)
+//	E-SQL-TIMEOUT        the query ran past its deadline
+//	E-SQL-RESULT         the result cannot be stored as a snapshot (duplicate column names, infinity)
+const (
+	CodeSource        = "E-SQL-SOURCE"
+	CodeArgs          = "E-SQL-ARGS"
+	CodeParamMissing  = "E-SQL-PARAM-MISSING"
+	CodeParamUnused   = "E-SQL-PARAM-UNUSED"
+	CodeParamType     = "E-SQL-PARAM-TYPE"
+	CodeExec          = "E-SQL-EXEC"
+	CodeTimeout       = "E-SQL-TIMEOUT"
+	CodeResult        = "E-SQL-RESULT"
+	defaultQueryLimit = 30 // seconds, when the caller's context has no deadline
+)
+
+// LoadError carries every problem found while loading the sources, one
+// diagnostic each, so that a user fixes them all in one pass.
+type LoadError struct {
+	Diagnostics diag.List
+}
+
+func (e *LoadError) Error() string {
+	var b strings.Builder
+	for i, d := range e.Diagnostics.Sorted() {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(d.String())
+		if d.Fix != "" {
+			b.WriteString(" (fix: " + d.Fix + ")")
+		}
+	}
+	return b.String()
+}
+
+// QueryError is a refused or failed query. It is what a db_query tool
+// returns to the model, so Reason and Fix are written for whoever wrote
+// the SQL. Line and Col point into the SQL text when known (else 0).
+type QueryError struct {
+	Source string
+	Code   string
+	Reason string
+	Fix    string
+	Line   int
+	Col    int
+}
+
+func (e *QueryError) Error() string {
+	pos := ""
+	if e.Line > 0 {
+		pos = fmt.Sprintf(" at %d:%d", e.Line, e.Col)
+	}
+	s := fmt.Sprintf("db_query__%s: %s%s: %s", e.Source, e.Code, pos, e.Reason)
+	if e.Fix != "" {
+		s += " (fix: " + e.Fix + ")"
+	}
+	return s
+}

@@ -1,0 +1,312 @@
+package sources
+
+import (
+	"context"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentlab/agentlab/evidence"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run/sqlguard"
+	sqlite "modernc.org/sqlite"
+)
+
+// Query runs one guarded, read-only statement on a source and returns its
+// snapshot (without ID and Node, which the caller's ledger and node fill in).
+//
+// Parameters are bound by name (:week ↔ params["week"]), never pasted into
+// the text, so a value is always data. Every :name in the SQL needs a value
+// and every value must be used. Values may be strings, numbers, booleans
+// (bound as 1/0) or null; a whole number is bound as an integer.
+//
+// rowCap bounds the rows kept (≤ 0 means plan.DefaultSettings.RowCap; the
+// source's own row_cap applies when it is smaller); when more rows exist
+// the snapshot is marked Truncated. Masked columns come back with every
+// value, NULL included, replaced by "***" and type TEXT, and are listed in
+// Masked (see maskPlan for which columns count as masked).
+func (db *DB) Query(ctx context.Context, source, sqlText string, params map[string]any, rowCap int) (*evidence.Snapshot, error) {
+	s, ok := db.sources[source]
+	if !ok {
+		return nil, &QueryError{Source: source, Code: CodeSource, Reason: fmt.Sprintf("there is no source %q", source),
+			Fix: "declare it under sources:, or use one of: " + strings.Join(db.keys, ", ")}
+	}
+	qerr := func(code, fix, format string, args ...any) error {
+		return &QueryError{Source: source, Code: code, Reason: fmt.Sprintf(format, args...), Fix: fix}
+	}
+	v, shape := sqlguard.Inspect(sqlText)
+	if !v.OK {
+		return nil, &QueryError{Source: source, Code: v.Code, Reason: v.Reason, Fix: v.Fix, Line: v.Line, Col: v.Col}
+	}
+	bound, args, err := bindParams(source, shape, params)
+	if err != nil {
+		return nil, err
+	}
+	if rowCap <= 0 {
+		rowCap = plan.DefaultSettings.RowCap
+	}
+	if s.spec.RowCap > 0 && s.spec.RowCap < rowCap {
+		rowCap = s.spec.RowCap
+	}
+	if _, has := ctx.Deadline(); !has {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, defaultQueryLimit*time.Second)
+		defer cancel()
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var info []sqlite.ColumnInfo
+	s.reads, s.recording = nil, true
+	err = s.conn.Raw(func(dc any) error {
+		ci, ok := dc.(interface {
+			ColumnInfo(string) ([]sqlite.ColumnInfo, error)
+		})
+		if !ok {
+			return errors.New("the SQLite driver cannot describe result columns")
+		}
+		var e error
+		info, e = ci.ColumnInfo(sqlText)
+		return e
+	})
+	s.recording = false
+	if err != nil {
+		return nil, execErr(ctx, source, err)
+	}
+	reads := s.reads
+	rows, err := s.conn.QueryContext(ctx, sqlText, args...)
+	if err != nil {
+		return nil, execErr(ctx, source, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, execErr(ctx, source, err)
+	}
+	if len(cols) != len(info) {
+		return nil, qerr(CodeExec, "send the statement again", "the statement changed shape between preparing and running")
+	}
+	seen := map[string]int{}
+	for i, c := range cols {
+		if j, dup := seen[c]; dup {
+			return nil, qerr(CodeResult, "give the columns distinct names with AS",
+				"result columns %d and %d are both named %q; rows are addressed by column name", j+1, i+1, c)
+		}
+		seen[c] = i
+	}
+	snap := &evidence.Snapshot{
+		Tool: "db_query__" + source, Source: source, SQL: sqlText, Params: bound,
+		Columns: cols, Rows: [][]any{}, RowCap: rowCap,
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if len(snap.Rows) == rowCap {
+			snap.Truncated = true
+			break
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, execErr(ctx, source, err)
+		}
+		row := make([]any, len(cols))
+		for i, v := range vals {
+			x, ok := cell(v)
+			if !ok {
+				return nil, qerr(CodeResult, "cap the value in SQL, for example with min(x, 1e308)",
+					"column %q of row %d is an infinite number, which a snapshot cannot hold", cols[i], len(snap.Rows))
+			}
+			row[i] = x
+		}
+		snap.Rows = append(snap.Rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, execErr(ctx, source, err)
+	}
+	snap.Types = columnTypes(snap.Rows, len(cols))
+	for i, m := range maskPlan(s, shape, info, reads) {
+		if !m {
+			continue
+		}
+		snap.Masked = append(snap.Masked, cols[i])
+		snap.Types[i] = evidence.TypeText
+		for _, r := range snap.Rows {
+			r[i] = evidence.MaskedValue
+		}
+	}
+	return snap, nil
+}
+
+// cell converts a driver value to a snapshot value. BLOBs become their
+// lower-case hex digits (text); time values (from DATE-typed columns) their
+// RFC 3339 text. It reports false for an infinite number.
+func cell(v any) (any, bool) {
+	switch x := v.(type) {
+	case nil, int64, string:
+		return x, true
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, false
+		}
+		return x, true
+	case []byte:
+		return hex.EncodeToString(x), true
+	case bool:
+		if x {
+			return int64(1), true
+		}
+		return int64(0), true
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano), true
+	}
+	return fmt.Sprint(v), true
+}
+
+// columnTypes gives each column the widest storage class among its
+// non-NULL values; integers in a REAL column are stored as floats so that
+// the column decodes back to one Go type.
+func columnTypes(rows [][]any, n int) []string {
+	rank := map[string]int{evidence.TypeNull: 0, evidence.TypeInteger: 1, evidence.TypeReal: 2, evidence.TypeText: 3}
+	types := make([]string, n)
+	for j := range types {
+		t := evidence.TypeNull
+		for _, r := range rows {
+			var k string
+			switch r[j].(type) {
+			case nil:
+				continue
+			case int64:
+				k = evidence.TypeInteger
+			case float64:
+				k = evidence.TypeReal
+			default:
+				k = evidence.TypeText
+			}
+			if rank[k] > rank[t] {
+				t = k
+			}
+		}
+		types[j] = t
+		if t == evidence.TypeReal {
+			for _, r := range rows {
+				if i, ok := r[j].(int64); ok {
+					r[j] = float64(i)
+				}
+			}
+		}
+	}
+	return types
+}
+
+// bindParams checks params against the SQL's :names and converts them to
+// bound values; the returned map is what the snapshot records.
+func bindParams(source string, shape sqlguard.Shape, params map[string]any) (map[string]any, []any, error) {
+	names := shape.Params
+	perr := func(code, fix, format string, args ...any) error {
+		return &QueryError{Source: source, Code: code, Reason: fmt.Sprintf(format, args...), Fix: fix}
+	}
+	used := map[string]bool{}
+	for _, n := range names {
+		used[n] = true
+	}
+	var extra []string
+	for k := range params {
+		if !used[k] {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	if len(extra) > 0 {
+		return nil, nil, perr(CodeParamUnused, "use :"+extra[0]+" in the SQL, or remove it from params",
+			"params has %s, which the SQL never uses", quoteList(extra))
+	}
+	if len(names) == 0 {
+		return nil, nil, nil
+	}
+	bound := make(map[string]any, len(names))
+	args := make([]any, 0, len(names))
+	for _, n := range names {
+		v, ok := params[n]
+		if !ok {
+			return nil, nil, perr(CodeParamMissing, fmt.Sprintf("add %q to params", n), "the SQL uses :%s but params has no value for it", n)
+		}
+		b, ok := bindValue(v)
+		if !ok {
+			return nil, nil, perr(CodeParamType, "pass a string, number, boolean or null; for a list use several parameters or json_each(:"+n+")",
+				"parameter %q is a %T; only single values can be bound", n, v)
+		}
+		if str, ok := b.(string); ok && shape.Clock && sqlguard.ClockWord(str) {
+			return nil, nil, perr(sqlguard.CodeNondet, "pass the date itself (for example as a flow input), in UTC",
+				"parameter %q is %q, which makes a date function depend on the clock or the machine's time zone", n, str)
+		}
+		bound[n] = b
+		args = append(args, sql.Named(n, b))
+	}
+	return bound, args, nil
+}
+
+func bindValue(v any) (any, bool) {
+	switch x := v.(type) {
+	case nil, string, int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case bool:
+		if x {
+			return int64(1), true
+		}
+		return int64(0), true
+	case float32:
+		return bindValue(float64(x))
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, false
+		}
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+			return int64(x), true
+		}
+		return x, true
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i, true
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, false
+		}
+		return bindValue(f)
+	}
+	return nil, false
+}
+
+func quoteList(l []string) string {
+	q := make([]string, len(l))
+	for i, s := range l {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// execErr classifies an error from SQLite.
+func execErr(ctx context.Context, source string, err error) error {
+	if ctx.Err() != nil {
+		return &QueryError{Source: source, Code: CodeTimeout, Reason: "the query did not finish before its deadline",
+			Fix: "filter or aggregate more in SQL, or raise the node's timeout_s"}
+	}
+	msg := err.Error()
+	fix := "check the table and column names against the tool description"
+	if strings.Contains(msg, "not authorized") || strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only") {
+		fix = "sources are read-only; write a single SELECT"
+	}
+	return &QueryError{Source: source, Code: CodeExec, Reason: msg, Fix: fix}
+}
