@@ -1,0 +1,296 @@
+package issuance
+
+import (
+	"strings"
+)
+
+// digits reads a number written with Arabic digits. start is where its text
+// begins (a sign or a leading '.'), i the first digit or '.'.
+func (sc *scanner) digits(start, i int) int {
+	s := sc.s
+	var q qty
+	if start < i {
+		q.signed = true
+		q.neg = s[start] != '+'
+	}
+	// A number glued to a name by a hyphen or underscore (COVID-19,
+	// SKU_12) is part of that name.
+	if p := sc.prevByte(start); (p == '-' || p == '_') && start >= 2 && isAlpha(s[start-2]) {
+		k := i
+		for k < len(s) && (isAlnum(s[k]) || s[k] == '.') {
+			k++
+		}
+		return k
+	}
+
+	// Integer part, with thousands separators: "," or the full-width "，",
+	// each followed by exactly three digits.
+	j := i
+	mant := 0.0
+	for j < len(s) && isDigit(s[j]) {
+		mant = mant*10 + float64(s[j]-'0')
+		j++
+	}
+	intDigits := j - i
+	sep := false
+	if intDigits >= 1 && intDigits <= 3 {
+		for j < len(s) {
+			w := 0
+			if s[j] == ',' {
+				w = 1
+			} else if strings.HasPrefix(s[j:], "，") {
+				w = len("，")
+			} else {
+				break
+			}
+			k := j + w
+			if k+3 > len(s) || !isDigit(s[k]) || !isDigit(s[k+1]) || !isDigit(s[k+2]) || (k+3 < len(s) && isDigit(s[k+3])) {
+				break
+			}
+			mant = mant*1000 + float64(s[k]-'0')*100 + float64(s[k+1]-'0')*10 + float64(s[k+2]-'0')
+			j = k + 3
+			intDigits += 3
+			sep = true
+		}
+	}
+	dec := 0
+	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
+		j++
+		for j < len(s) && isDigit(s[j]) {
+			mant = mant*10 + float64(s[j]-'0')
+			dec++
+			j++
+		}
+		if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
+			// 1.2.3 is a version or an address; 2026.11.29 a date.
+			k := j
+			for k < len(s) && (isDigit(s[k]) || (s[k] == '.' && k+1 < len(s) && isDigit(s[k+1]))) {
+				k++
+			}
+			if !sep && !q.signed && intDigits == 4 && isYear(s[i:i+4]) {
+				sc.ignore(start, k, IgnoredDate)
+			}
+			return k
+		}
+	}
+	q.mant, q.exp, q.place = mant, -dec, -dec
+	integer := dec == 0 && !sep && intDigits > 0
+	small := -1 // the integer value when it has at most two digits
+	if integer && intDigits <= 2 {
+		small = int(mant)
+	}
+
+	if integer && !q.signed {
+		if end, ok := sc.digitDate(i, j, intDigits, small); ok {
+			sc.ignore(start, end, IgnoredDate)
+			return end
+		}
+	}
+
+	// Prefixes: 第3 is an ordinal (第3季度 a quarter), 逾2000 an interval.
+	textStart := start
+	switch pr := sc.prevRune(start); pr {
+	case '第':
+		if strings.HasPrefix(s[j:], "季度") {
+			sc.ignore(start-len("第"), j+len("季度"), IgnoredQuarter)
+			return j + len("季度")
+		}
+		sc.ignore(start-len("第"), j, IgnoredOrdinal)
+		return j
+	case '逾':
+		q.intervalForm = true
+		textStart = start - len("逾")
+	case '约', '近':
+		q.hedged = true
+		textStart = start - len("约")
+	case ' ':
+		if k := wordBefore(s, start); k < start && isHedge(s[k:start-1]) {
+			q.hedged = true
+			textStart = k
+		}
+	}
+
+	// 1/3, 3/4: a simple fraction (a dated 11/29 has a larger denominator
+	// or a year after it, and is read above).
+	if small >= 1 && j+1 < len(s) && s[j] == '/' && isDigit(s[j+1]) {
+		k := skipDigits(s, j+1)
+		if k-(j+1) <= 2 && (k == len(s) || (!isAlnum(s[k]) && s[k] != '/' && s[k] != '.')) {
+			if den := atoiSmall(s[j+1 : k]); den >= 2 && den <= 10 && small < den {
+				f := qty{fraction: true, frac: float64(small) / float64(den), neg: q.neg, signed: q.signed}
+				sc.emit(textStart, k, &f)
+				return k
+			}
+		}
+	}
+
+	// 双11, 双十一: the shopping festivals are dates.
+	if sc.prevRune(start) == '双' && (small == 11 || small == 12) {
+		sc.ignore(start-len("双"), j, IgnoredDate)
+		return j
+	}
+
+	end, why := sc.suffix(j, &q, formDigits, integer)
+	switch why {
+	case whySkip:
+		return end
+	case "":
+		if end == j && integer && intDigits == 4 && isYear(s[i:j]) && (sc.lastIgnoredEndsNear(start) || yearContext(s, start)) {
+			sc.ignore(start, j, IgnoredDate)
+			return j
+		}
+		if end == j && integer && small >= 1 && yearContextWord(s, start, "week", "wk") {
+			sc.ignore(wordBefore(s, start), j, IgnoredDate)
+			return j
+		}
+		if end == j {
+			if frac, fend := sc.fractionOf(j, &q); fend > j {
+				sc.emit(textStart, fend, frac)
+				return fend
+			}
+		}
+		sc.emit(textStart, end, &q)
+	default:
+		sc.ignore(textStart, end, why)
+	}
+	return end
+}
+
+func isYear(d string) bool {
+	return len(d) == 4 && (d[0] == '1' && d[1] == '9' || d[0] == '2' && d[1] == '0' || d == "2100")
+}
+
+// digitDate recognises dates and times that start with the integer
+// s[i:j]: 2026-11-29, 2026/11, 2026-W47, 11/29/2026, 14:30, 2026年11月29日,
+// 11月, 29日, 29 Nov 2026.
+func (sc *scanner) digitDate(i, j, nd, small int) (int, bool) {
+	s := sc.s
+	if j >= len(s) {
+		return 0, false
+	}
+	c := s[j]
+	switch {
+	case nd == 4 && (c == '-' || c == '/') && isYear(s[i:j]):
+		if j+1 < len(s) && isDigit(s[j+1]) {
+			k := skipDigits(s, j+1)
+			if k-(j+1) > 2 {
+				return 0, false
+			}
+			if k+1 < len(s) && s[k] == c && isDigit(s[k+1]) {
+				if m := skipDigits(s, k+1); m-(k+1) <= 2 {
+					k = m
+				}
+			}
+			return k, true
+		}
+		if c == '-' && j+2 < len(s) && s[j+1] == 'W' && isDigit(s[j+2]) {
+			k := skipDigits(s, j+2)
+			if k+1 < len(s) && s[k] == '-' && isDigit(s[k+1]) {
+				k += 2
+			}
+			return k, true
+		}
+	case nd <= 2 && c == '/':
+		k := skipDigits(s, j+1)
+		if n := k - (j + 1); n < 1 || n > 2 || k >= len(s) || s[k] != '/' {
+			return 0, false
+		}
+		m := skipDigits(s, k+1)
+		if n := m - (k + 1); n != 2 && n != 4 {
+			return 0, false
+		}
+		return m, true
+	case nd <= 2 && c == ':' && small <= 23:
+		if j+2 < len(s) && isDigit(s[j+1]) && isDigit(s[j+2]) && (j+3 == len(s) || !isDigit(s[j+3])) {
+			k := j + 3
+			if k+2 < len(s) && s[k] == ':' && isDigit(s[k+1]) && isDigit(s[k+2]) {
+				k += 3
+			}
+			return k, true
+		}
+	case nd == 4 && strings.HasPrefix(s[j:], "年") && s[i] >= '1' && s[i] <= '2':
+		return sc.zhDateTail(j + len("年")), true
+	case small >= 1 && small <= 12 && strings.HasPrefix(s[j:], "月"):
+		return sc.zhDayTail(j + len("月")), true
+	case small >= 1 && small <= 31 && (strings.HasPrefix(s[j:], "日") || strings.HasPrefix(s[j:], "号")):
+		return j + len("日"), true
+	case small >= 1 && small <= 31 && c == ' ':
+		if k := sc.monthAfter(j + 1); k > 0 {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// zhDateTail consumes the month and day that may follow 2026年.
+func (sc *scanner) zhDateTail(j int) int {
+	s := sc.s
+	if k := skipDigits(s, j); k > j && k-j <= 2 && strings.HasPrefix(s[k:], "月") {
+		return sc.zhDayTail(k + len("月"))
+	}
+	if z := parseZh(s, j); z.ok && !z.seq && z.mant >= 1 && z.mant <= 12 && z.exp == 0 && strings.HasPrefix(s[z.end:], "月") {
+		return sc.zhDayTail(z.end + len("月"))
+	}
+	return j
+}
+
+// zhDayTail consumes the day that may follow 11月.
+func (sc *scanner) zhDayTail(j int) int {
+	s := sc.s
+	k := skipDigits(s, j)
+	if k == j {
+		if z := parseZh(s, j); z.ok && !z.seq && z.exp == 0 && z.mant >= 1 && z.mant <= 31 {
+			k = z.end
+		}
+	}
+	if k > j && (strings.HasPrefix(s[k:], "日") || strings.HasPrefix(s[k:], "号")) {
+		return k + len("日")
+	}
+	return j
+}
+
+// yearContext reports whether the word before offset i makes a bare
+// four-digit number a year: "in 2026", "since 2019", "FY 2026".
+func yearContext(s string, i int) bool {
+	return yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late", "through", "from")
+}
+
+// yearContextWord reports whether the ASCII word right before offset i
+// (one space between) is one of words, case-insensitively.
+func yearContextWord(s string, i int, words ...string) bool {
+	k := wordBefore(s, i)
+	if k == i {
+		return false
+	}
+	w := s[k : i-1]
+	for _, x := range words {
+		if strings.EqualFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordBefore returns the start of the ASCII word that ends one space
+// before offset i, or i when there is none.
+func wordBefore(s string, i int) int {
+	if i < 2 || s[i-1] != ' ' {
+		return i
+	}
+	k := i - 1
+	for k > 0 && isAlpha(s[k-1]) && i-1-k < 12 {
+		k--
+	}
+	if k == i-1 || (k > 0 && isAlpha(s[k-1])) {
+		return i
+	}
+	return k
+}
+
+// atoiSmall converts at most a few ASCII digits.
+func atoiSmall(d string) int {
+	n := 0
+	for i := 0; i < len(d); i++ {
+		n = n*10 + int(d[i]-'0')
+	}
+	return n
+}
