@@ -85,6 +85,9 @@ Examples:
 	for _, n := range names {
 		root.AddCommand(commandFactories[n]())
 	}
+	// Add cobra's `completion bash|zsh|fish|powershell` now rather than at
+	// Execute, so that the generated reference documents it too.
+	root.InitDefaultCompletionCmd()
 	return root
 }
 
