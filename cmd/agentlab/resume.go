@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run"
+)
+
+func init() { register("resume", newResumeCmd) }
+
+func newResumeCmd() *cobra.Command {
+	var (
+		planFile, dir, format string
+		parallel              int
+	)
+	cmd := &cobra.Command{
+		Use:   "resume RUN",
+		Short: "Continue a failed or interrupted run without redoing finished nodes",
+		Long: `Continue a run that failed, was interrupted (Ctrl-C, a crash, kill -9) or was
+cancelled. The run's event log is verified first (an incomplete last line
+left by a crash is set aside); every node it records as finished is restored
+from its recorded output and never executed again; the rest runs as before.
+On a run that already finished, resume prints its result and changes
+nothing. RUN may be a unique prefix of a run id.
+
+An exploratory run may continue under a changed node configuration with
+--plan FILE (a flow or a plan) when its nodes, types and edges are the same;
+finished nodes keep their recorded outputs. A formal run always continues
+with the plan it started with.
+
+Exit codes are those of agentlab run.
+
+Examples:
+  agentlab resume 20261129T101500Z-1a2b3c
+  agentlab resume 2026 --format json
+  agentlab resume 20261129T101500Z-1a2b3c --plan flow.yml`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			d := dataDir(dir)
+			id, err := pickRun(d, args[0])
+			if err != nil {
+				return err
+			}
+			var p *plan.Plan
+			var h hashid.ID
+			if planFile != "" {
+				if p, h, _, err = loadPlan(cmd, planFile); err != nil {
+					return err
+				}
+			}
+			epoch, err := run.SourceDateEpoch()
+			if err != nil {
+				return exitf(exitUsage, "%v", err)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			prog := newProgress(global.quiet)
+			out, err := run.Resume(ctx, run.ResumeOptions{DataDir: d, RunID: id, Plan: p, PlanHash: h, Parallel: parallel, Epoch: epoch, Observe: prog.observe})
+			prog.close()
+			if err != nil {
+				return runError(err)
+			}
+			return report(cmd.OutOrStdout(), format, "", out)
+		},
+	}
+	cmd.Flags().StringVar(&planFile, "plan", "", "continue under this flow or plan (exploratory runs, same topology)")
+	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
+	cmd.Flags().IntVar(&parallel, "parallel", 0, "nodes that may work at once (default as the run started)")
+	return cmd
+}

@@ -1,0 +1,298 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentlab/agentlab/compile"
+	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run"
+	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+func init() { register("run", newRunCmd) }
+
+type runFlags struct {
+	inputs    []string
+	inputFile string
+	provider  string
+	model     string
+	seed      int64
+	formal    bool
+	out       string
+	dataDir   string
+	actor     string
+	parallel  int
+	format    string
+	yes       bool
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run FLOW|PLAN",
+		Short: "Execute a flow or a compiled plan and seal the run",
+		Long: `Execute a flow file (compiled on the fly; the run is exploratory) or a compiled
+plan file. Nodes run in parallel where the graph allows (--parallel, default
+the plan's settings.parallel). Every node event is appended to the run's
+hash-chained log under <data-dir>/runs/<run-id>/; a run that succeeds is
+sealed, and its outputs are written to <out>/outputs.json.
+
+The mock model is the default provider: no key or network is needed, and
+with the same plan, inputs and --seed it answers the same way every time.
+With SOURCE_DATE_EPOCH set the clock is fixed and the run id is derived from
+plan, inputs, seed and provider, so the seal is byte-identical anywhere.
+
+--formal accepts only a compiled plan at tier published or governed; its
+hash is recorded as the run's plan.
+
+Progress goes to stderr (a live view on a terminal, one line per event
+otherwise); results go to stdout. --format json ends stdout with one JSON
+object: {"run","status","kind","tier","plan","seal","outputs","report",
+"bundle","waiting"}.
+
+Exit codes: 0 succeeded, 1 failed or interrupted, 2 usage or a flow that does
+not compile, 3 waiting for a person, 4 withheld by the issuance contract.
+
+Examples:
+  agentlab run examples/minimal-qa/flow.yml --input question="What is BLAKE3?"
+  agentlab run flow.yml --input-file inputs.json --seed 7 --format json
+  agentlab compile flow.yml -o flow.plan.json && agentlab run flow.plan.json --formal`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRun(cmd, args[0], f) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.inputs, "input", nil, "an input as NAME=VALUE (repeatable; overrides --input-file)")
+	fl.StringVar(&f.inputFile, "input-file", "", "a JSON object of inputs")
+	fl.StringVar(&f.provider, "provider", "mock", "model provider: mock|script:FILE|openai|anthropic")
+	fl.StringVar(&f.model, "model", "", "model name for nodes that name none")
+	fl.Int64Var(&f.seed, "seed", 0, "seed of the mock provider")
+	fl.BoolVar(&f.formal, "formal", false, "a formal run: only a compiled plan at tier published or governed")
+	fl.StringVar(&f.out, "out", "", "output directory (default <data-dir>/out/<run-id>)")
+	fl.StringVar(&f.dataDir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	fl.StringVar(&f.actor, "actor", "", "who starts the run (default $USER)")
+	fl.IntVar(&f.parallel, "parallel", 0, "nodes that may work at once (default the plan's settings.parallel)")
+	fl.StringVar(&f.format, "format", "text", "output format: text|json")
+	fl.BoolVar(&f.yes, "yes", false, "never prompt")
+	return cmd
+}
+
+func runRun(cmd *cobra.Command, path string, f runFlags) error {
+	if err := checkFormat(f.format, "text", "json"); err != nil {
+		return err
+	}
+	if f.parallel < 0 {
+		return exitf(exitUsage, "--parallel must be at least 1")
+	}
+	p, hash, isPlan, err := loadPlan(cmd, path)
+	if err != nil {
+		return err
+	}
+	kind := run.KindExploratory
+	if f.formal {
+		if !isPlan {
+			return exitf(exitUsage, "--formal runs a compiled plan, not a flow file; compile it first: agentlab compile %s -o %s, with tier: published (or governed) in the flow", path, planName(path))
+		}
+		if p.Tier != plan.TierPublished && p.Tier != plan.TierGoverned {
+			return exitf(exitUsage, "--formal needs a plan at tier published or governed, and %s is %s; set tier: published in the flow and compile it again: agentlab compile FLOW -o %s", path, p.Tier, path)
+		}
+		kind = run.KindFormal
+	}
+	inputs, err := readInputs(f.inputFile, f.inputs)
+	if err != nil {
+		return err
+	}
+	epoch, err := run.SourceDateEpoch()
+	if err != nil {
+		return exitf(exitUsage, "%v", err)
+	}
+	actor := f.actor
+	if actor == "" {
+		actor = os.Getenv("USER")
+	}
+	origin := "cli"
+	if os.Getenv("CI") == "true" || os.Getenv("CI") == "1" {
+		origin = "ci"
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	prog := newProgress(global.quiet)
+	out, err := run.Start(ctx, run.Options{
+		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, Kind: kind,
+		Inputs: inputs, Provider: f.provider, Model: f.model, Seed: f.seed, Actor: actor,
+		Origin: origin, Parallel: f.parallel, OutDir: f.out, Epoch: epoch, Observe: prog.observe,
+		Started: func(id string) {
+			if !global.quiet {
+				fmt.Fprintf(os.Stderr, "run %s started (plan %s)\n", id, hash.String()[:15])
+			}
+		},
+	})
+	prog.close()
+	if err != nil {
+		return runError(err)
+	}
+	return report(cmd.OutOrStdout(), f.format, p.Tier, out)
+}
+
+// loadPlan reads a compiled plan (.json, or a file starting with '{') or
+// compiles a flow on the fly, printing its diagnostics.
+func loadPlan(cmd *cobra.Command, path string) (*plan.Plan, hashid.ID, bool, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hashid.ID{}, false, exitf(exitUsage, "cannot read %s: %v", path, err)
+	}
+	if strings.HasSuffix(path, ".json") || bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
+		p, h, err := plan.Decode(b)
+		if err != nil {
+			return nil, hashid.ID{}, false, exitf(exitUsage, "%s: %v", path, err)
+		}
+		return p, h, true, nil
+	}
+	p, list := compile.CompileFile(path, compile.Options{})
+	if len(list) > 0 {
+		_ = diag.WriteText(cmd.ErrOrStderr(), list.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
+	}
+	if p == nil || list.HasErrors() {
+		return nil, hashid.ID{}, false, exitf(exitUsage, "%s has errors and cannot run; fix them (agentlab lint %s) and try again", path, path)
+	}
+	h, err := p.Hash()
+	if err != nil {
+		return nil, hashid.ID{}, false, exitf(exitFailed, "plan hash: %v", err)
+	}
+	return p, h, false, nil
+}
+
+func planName(path string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + ".plan.json"
+}
+
+// readInputs merges --input-file and --input NAME=VALUE (which wins).
+func readInputs(file string, pairs []string) (map[string]any, error) {
+	in := map[string]any{}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, exitf(exitUsage, "cannot read --input-file: %v", err)
+		}
+		if err := json.Unmarshal(b, &in); err != nil {
+			return nil, exitf(exitUsage, "--input-file %s must hold one JSON object of inputs: %v", file, err)
+		}
+	}
+	for _, kv := range pairs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, exitf(exitUsage, "--input %q must be NAME=VALUE", kv)
+		}
+		in[strings.TrimSpace(k)] = v
+	}
+	return in, nil
+}
+
+// runError maps a run/resume error to an exit code.
+func runError(err error) error {
+	var ue *run.UsageError
+	var le *runlog.LockedError
+	switch {
+	case errors.As(err, &ue), errors.As(err, &le), errors.Is(err, runlog.ErrExists), errors.Is(err, runlog.ErrNoRun), errors.Is(err, runlog.ErrBadID):
+		return exitf(exitUsage, "%v", err)
+	}
+	return exitf(exitFailed, "%v", err)
+}
+
+// runResult is the --format json result of run and resume (DESIGN §2).
+type runResult struct {
+	Run     string           `json:"run"`
+	Status  string           `json:"status"`
+	Kind    string           `json:"kind"`
+	Tier    *string          `json:"tier"`
+	Plan    string           `json:"plan"`
+	Seal    *string          `json:"seal"`
+	Outputs map[string]any   `json:"outputs"`
+	Report  *string          `json:"report"`
+	Bundle  *string          `json:"bundle"`
+	Waiting []runlog.Waiting `json:"waiting"`
+}
+
+// report prints the summary (stderr) and the result (stdout) and returns
+// the exit code for the run's status.
+func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
+	if !global.quiet && len(o.Nodes) > 0 {
+		summaryTable(os.Stderr, o.Nodes)
+	}
+	if o.Repaired != "" {
+		fmt.Fprintln(os.Stderr, "repaired: "+o.Repaired)
+	}
+	if format == "json" {
+		res := runResult{Run: o.RunID, Status: o.Status, Kind: o.Kind, Plan: o.Plan, Outputs: o.Outputs, Waiting: []runlog.Waiting{}}
+		if res.Outputs == nil {
+			res.Outputs = map[string]any{}
+		}
+		if o.Seal != "" {
+			s := o.Seal
+			res.Seal = &s
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		what := o.Status
+		if o.Finished {
+			what += " (already finished; nothing was changed)"
+		}
+		fmt.Fprintf(stdout, "run %s %s\n", o.RunID, what)
+		if o.Seal != "" {
+			fmt.Fprintf(stdout, "seal %s\n", o.Seal)
+		}
+		keys := make([]string, 0, len(o.Outputs))
+		for k := range o.Outputs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(stdout, "%s: %s\n", k, outputText(o.Outputs[k]))
+		}
+	}
+	switch o.Status {
+	case engine.StatusSucceeded:
+		return nil
+	case runlog.StatusWaiting:
+		return exitCode(exitWaiting)
+	}
+	msg := o.Error
+	if msg == "" {
+		msg = "the run " + o.Status
+	}
+	if o.Status != engine.StatusSucceeded && !o.Finished {
+		msg += fmt.Sprintf("\ncontinue it with: agentlab resume %s", o.RunID)
+	}
+	return exitf(exitFailed, "%s", msg)
+}
+
+func outputText(v any) string {
+	if s, ok := v.(string); ok {
+		if strings.Contains(s, "\n") {
+			return "|\n  " + strings.ReplaceAll(s, "\n", "\n  ")
+		}
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/spf13/cobra"
+
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+func init() { register("runs", newRunsCmd) }
+
+func newRunsCmd() *cobra.Command {
+	var dir, format string
+	cmd := &cobra.Command{
+		Use:   "runs [list|show [RUN]|events [RUN]]",
+		Short: "Inspect runs: list them, show one, print its events",
+		Long: `Inspect the runs in the data directory.
+
+  list         every run, newest first (the default)
+  show [RUN]   one run's record and node states
+  events [RUN] the run's event log, one line per event
+
+RUN defaults to the latest run and may be a unique prefix of a run id.
+
+--format json prints one JSON object:
+{"runs":[…]} for list, the run record with "nodes" for show, and
+{"run":…,"events":[…]} for events (events exactly as stored).
+
+Examples:
+  agentlab runs
+  agentlab runs show
+  agentlab runs events 2026 --format json`,
+		Args: cobra.MaximumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			d := dataDir(dir)
+			sub := "list"
+			if len(args) > 0 {
+				sub = args[0]
+			}
+			w := cmd.OutOrStdout()
+			switch sub {
+			case "list":
+				if len(args) > 1 {
+					return exitf(exitUsage, "runs list takes no run")
+				}
+				return runsList(w, d, format)
+			case "show":
+				arg := ""
+				if len(args) > 1 {
+					arg = args[1]
+				}
+				id, err := pickRun(d, arg)
+				if err != nil {
+					return err
+				}
+				return runsShow(w, d, id, format)
+			case "events":
+				arg := ""
+				if len(args) > 1 {
+					arg = args[1]
+				}
+				id, err := pickRun(d, arg)
+				if err != nil {
+					return err
+				}
+				return runsEvents(w, d, id, format)
+			}
+			return exitf(exitUsage, "unknown runs command %q; use list, show or events", sub)
+		},
+	}
+	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
+	return cmd
+}
+
+type runRow struct {
+	ID       string `json:"id"`
+	Status   string `json:"status"`
+	Kind     string `json:"kind"`
+	Plan     string `json:"plan"`
+	Flow     string `json:"flow"`
+	Created  string `json:"created"`
+	Finished string `json:"finished"`
+	Seal     string `json:"seal"`
+	Error    string `json:"error,omitempty"`
+}
+
+func runsList(w io.Writer, dir, format string) error {
+	recs, err := runlog.List(dir)
+	if err != nil {
+		return exitf(exitUsage, "cannot list runs in %s: %v", dir, err)
+	}
+	rows := make([]runRow, 0, len(recs))
+	for _, r := range recs {
+		rows = append(rows, runRow{ID: r.ID, Status: r.Status, Kind: r.Kind, Plan: r.Plan, Flow: r.Flow, Created: r.Created, Finished: r.Finished, Seal: r.Seal, Error: r.Error})
+	}
+	if format == "json" {
+		return writeJSON(w, map[string]any{"runs": rows})
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(w, "no runs in %s\n", dir)
+		return nil
+	}
+	t := tablewriter.NewWriter(w)
+	t.Header("run", "status", "kind", "flow", "created", "seal")
+	for _, r := range rows {
+		t.Append(r.ID, r.Status, r.Kind, r.Flow, r.Created, short(r.Seal))
+	}
+	return t.Render()
+}
+
+// nodeState is a node's last state as its events tell it.
+type nodeState struct {
+	Node   string `json:"node"`
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+func nodeStates(evs []chain.Event) []nodeState {
+	m := map[string]*nodeState{}
+	var order []string
+	for _, e := range evs {
+		if e.Node == "" || !strings.HasPrefix(e.Type, "node.") {
+			continue
+		}
+		s, ok := m[e.Node]
+		if !ok {
+			s = &nodeState{Node: e.Node}
+			m[e.Node] = s
+			order = append(order, e.Node)
+		}
+		s.Status = strings.TrimPrefix(e.Type, "node.")
+		var d struct {
+			Error  string `json:"error"`
+			Reason string `json:"reason"`
+		}
+		_ = json.Unmarshal(e.Data, &d)
+		s.Detail = firstLine(d.Error + d.Reason)
+	}
+	out := make([]nodeState, 0, len(order))
+	for _, id := range order {
+		out = append(out, *m[id])
+	}
+	return out
+}
+
+func runsShow(w io.Writer, dir, id, format string) error {
+	snap, err := runlog.OpenReadOnly(dir, id)
+	if err != nil {
+		return exitf(exitUsage, "%v", err)
+	}
+	nodes := nodeStates(snap.Events)
+	if format == "json" {
+		b, err := json.Marshal(snap.Record)
+		if err != nil {
+			return err
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(b, &obj); err != nil {
+			return err
+		}
+		obj["nodes"] = nodes
+		obj["events"] = len(snap.Events)
+		return writeJSON(w, obj)
+	}
+	r := snap.Record
+	kv := [][2]string{
+		{"run", r.ID}, {"status", r.Status}, {"kind", r.Kind}, {"flow", r.Flow}, {"plan", r.Plan},
+		{"provider", r.Provider}, {"seed", fmt.Sprint(r.Seed)}, {"actor", r.Actor}, {"created", r.Created},
+		{"finished", r.Finished}, {"seal", r.Seal}, {"error", r.Error}, {"events", fmt.Sprint(len(snap.Events))},
+	}
+	for _, p := range kv {
+		if p[1] != "" {
+			fmt.Fprintf(w, "%-9s %s\n", p[0]+":", p[1])
+		}
+	}
+	if len(r.Outputs) > 0 {
+		fmt.Fprintf(w, "%-9s %s\n", "outputs:", r.Outputs)
+	}
+	if len(snap.Problems) > 0 {
+		fmt.Fprintf(w, "problems: %d (agentlab verify %s)\n", len(snap.Problems), snap.Dir)
+	}
+	if len(nodes) > 0 {
+		t := tablewriter.NewWriter(w)
+		t.Header("node", "status", "detail")
+		for _, n := range nodes {
+			t.Append(n.Node, n.Status, n.Detail)
+		}
+		return t.Render()
+	}
+	return nil
+}
+
+func runsEvents(w io.Writer, dir, id, format string) error {
+	snap, err := runlog.OpenReadOnly(dir, id)
+	if err != nil {
+		return exitf(exitUsage, "%v", err)
+	}
+	if format == "json" {
+		evs := snap.Events
+		if evs == nil {
+			evs = []chain.Event{}
+		}
+		return writeJSON(w, map[string]any{"run": id, "events": evs})
+	}
+	for _, e := range snap.Events {
+		data := string(e.Data)
+		if len(data) > 120 {
+			data = data[:117] + "…"
+		}
+		node := e.Node
+		if node == "" {
+			node = "-"
+		}
+		fmt.Fprintf(w, "%4d %s %-14s %-24s %s\n", e.Seq, e.Time, e.Type, node, data)
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+func short(s string) string {
+	if len(s) > 15 {
+		return s[:15]
+	}
+	return s
+}

@@ -1,0 +1,51 @@
+package run
+
+import (
+	"context"
+
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+// recorder lets the engine write through a runlog.Run.
+type recorder struct{ rl *runlog.Run }
+
+func (r recorder) Append(typ, node string, data any) error {
+	_, err := r.rl.Append(typ, node, data)
+	return err
+}
+
+func (r recorder) AppendBatch(evs []engine.Event) error {
+	ps := make([]runlog.Pending, len(evs))
+	for i, e := range evs {
+		ps[i] = runlog.Pending{Type: e.Type, Node: e.Node, Data: e.Data}
+	}
+	_, err := r.rl.AppendBatch(ps)
+	return err
+}
+
+func (r recorder) PutArtifact(b []byte) (hashid.ID, error) { return r.rl.PutArtifact(b) }
+
+// model lets the engine call a provider.Provider.
+type model struct{ p provider.Provider }
+
+func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken func(string)) (engine.ModelResponse, error) {
+	msgs := make([]provider.Message, len(req.Messages))
+	for i, x := range req.Messages {
+		msgs[i] = provider.Message{Role: x.Role, Content: x.Content}
+	}
+	resp, err := m.p.Complete(ctx, provider.Request{
+		Node: req.Node, Call: req.Call, Kind: req.Kind, Model: req.Model,
+		System: req.System, Messages: msgs, OutputSchema: req.OutputSchema,
+		Labels: req.Labels, Temperature: req.Temperature, MaxTokens: req.MaxTokens, Seed: req.Seed,
+	}, onToken)
+	if err != nil {
+		return engine.ModelResponse{}, err
+	}
+	return engine.ModelResponse{
+		Text: resp.Text, Model: resp.Model,
+		Usage: engine.Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, CostUSD: resp.Usage.CostUSD},
+	}, nil
+}

@@ -1,0 +1,381 @@
+// Package run starts and resumes runs: it ties the engine (package
+// run/engine) to the run directory (run/runlog), the artifact store, the
+// model providers and the clock, and writes the run-level events and the
+// seal. The CLI commands run, resume and runs call into it.
+package run
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+// Kinds of run (DESIGN §4).
+const (
+	KindExploratory = "exploratory"
+	KindFormal      = "formal"
+)
+
+// EvRunFailed ends a run that failed. It is not run.finished on purpose:
+// the seal covers the events up to the first run.finished, and a failed
+// run may still be resumed to success, whose run.finished must be the one
+// that is sealed. A run that stays failed is therefore not sealed.
+const EvRunFailed = "run.failed"
+
+// EvRunResumed marks where a resumed attempt starts appending.
+const EvRunResumed = "run.resumed"
+
+// UsageError is a problem with what the caller asked for (bad inputs, an
+// unknown provider, an unsupported node type): nothing was run.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+func usage(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// Options describe a new run.
+type Options struct {
+	DataDir  string
+	Plan     *plan.Plan
+	PlanHash hashid.ID
+	// Source is the flow or plan file the run comes from; its directory
+	// resolves script:FILE and the flow's data sources.
+	Source   string
+	Kind     string // exploratory | formal
+	Inputs   map[string]any
+	Provider string // mock (default), script:FILE, openai, anthropic
+	Model    string
+	Seed     int64
+	Actor    string
+	Origin   string
+	Parallel int
+	// OutDir receives outputs.json; "" means <data-dir>/out/<run-id>.
+	OutDir string
+	// Epoch, when set (SOURCE_DATE_EPOCH), fixes the clock and derives the
+	// run id from the plan, inputs, seed and provider.
+	Epoch   *time.Time
+	Observe func(engine.Update)
+	// Started is called once the run id is known, before any node runs.
+	Started func(runID string)
+}
+
+// Outcome is how a run (or a resume) ended.
+type Outcome struct {
+	RunID    string
+	Status   string // succeeded | failed | cancelled
+	Kind     string
+	Plan     string
+	Seal     string // "" unless the run finished and was sealed
+	Outputs  map[string]any
+	Error    string
+	OutDir   string
+	Nodes    []engine.NodeSummary
+	Steps    int
+	Resumed  bool
+	Finished bool // resume found the run already finished and changed nothing
+	Repaired string
+}
+
+// checkpoint is checkpoint.json: everything resume needs besides the
+// events (DESIGN §5). The plan and the inputs are stored as artifacts.
+type checkpoint struct {
+	Format   int    `json:"format"`
+	Plan     string `json:"plan"`
+	PlanBlob string `json:"plan_artifact"`
+	Inputs   string `json:"inputs_artifact"`
+	Kind     string `json:"kind"`
+	Source   string `json:"source,omitempty"`
+	BaseDir  string `json:"base_dir,omitempty"`
+	Provider string `json:"provider"`
+	Model    string `json:"model,omitempty"`
+	Seed     int64  `json:"seed"`
+	Parallel int    `json:"parallel,omitempty"`
+	Actor    string `json:"actor,omitempty"`
+	OutDir   string `json:"out_dir"`
+}
+
+// SourceDateEpoch reads SOURCE_DATE_EPOCH (seconds since 1970, UTC); nil
+// when it is unset.
+func SourceDateEpoch() (*time.Time, error) {
+	s := strings.TrimSpace(os.Getenv("SOURCE_DATE_EPOCH"))
+	if s == "" {
+		return nil, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return nil, usage("SOURCE_DATE_EPOCH=%q is not a whole number of seconds since 1970; unset it or set it to e.g. 1700000000", s)
+	}
+	t := time.Unix(n, 0).UTC()
+	return &t, nil
+}
+
+// RunID returns the id of a new run: derived from what determines the run
+// when the clock is fixed, else the UTC start time plus a random suffix.
+func RunID(epoch *time.Time, planHash hashid.ID, inputs map[string]any, seed int64, prov, model, kind string) (string, error) {
+	if epoch == nil {
+		var b [3]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:]), nil
+	}
+	c, err := canon.Marshal(map[string]any{"plan": planHash.String(), "inputs": inputs, "seed": seed, "provider": prov, "model": model, "kind": kind})
+	if err != nil {
+		return "", err
+	}
+	return hashid.Sum(c).Hex()[:16], nil
+}
+
+// Start creates a run, executes it and seals it when it succeeds.
+func Start(ctx context.Context, o Options) (*Outcome, error) {
+	if o.Plan == nil {
+		return nil, errors.New("run: no plan")
+	}
+	if o.Kind == "" {
+		o.Kind = KindExploratory
+	}
+	if o.Provider == "" {
+		o.Provider = "mock"
+	}
+	if err := engine.CheckSupported(o.Plan); err != nil {
+		return nil, err
+	}
+	inputs, err := engine.PrepareInputs(o.Plan.Inputs, o.Inputs)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	baseDir := ""
+	if o.Source != "" {
+		if abs, err := filepath.Abs(filepath.Dir(o.Source)); err == nil {
+			baseDir = abs
+		}
+	}
+	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	id, err := RunID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind)
+	if err != nil {
+		return nil, err
+	}
+	rl, err := create(o.DataDir, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rl.Close()
+	if o.Epoch != nil {
+		t := *o.Epoch
+		rl.SetClock(func() time.Time { return t })
+	}
+	planBytes, err := o.Plan.Canonical()
+	if err != nil {
+		return nil, err
+	}
+	planBlob, err := rl.PutArtifact(planBytes)
+	if err != nil {
+		return nil, err
+	}
+	inBytes, err := canon.Marshal(inputs)
+	if err != nil {
+		return nil, err
+	}
+	inBlob, err := rl.PutArtifact(inBytes)
+	if err != nil {
+		return nil, err
+	}
+	outDir := o.OutDir
+	if outDir == "" {
+		outDir = filepath.Join(o.DataDir, "out", id)
+	}
+	if abs, err := filepath.Abs(outDir); err == nil {
+		outDir = abs
+	}
+	cp := checkpoint{
+		Format: 1, Plan: o.PlanHash.String(), PlanBlob: planBlob.String(), Inputs: inBlob.String(),
+		Kind: o.Kind, Source: o.Source, BaseDir: baseDir, Provider: o.Provider, Model: o.Model,
+		Seed: o.Seed, Parallel: o.Parallel, Actor: o.Actor, OutDir: outDir,
+	}
+	if err := rl.WriteCheckpoint(cp); err != nil {
+		return nil, err
+	}
+	now := rl.Now()
+	rec := runlog.Record{
+		ID: id, Plan: o.PlanHash.String(), Flow: o.Source, Kind: o.Kind, Origin: o.Origin, Actor: o.Actor,
+		Provider: o.Provider, Model: o.Model, Seed: o.Seed, InputsHash: hashid.Sum(inBytes).String(),
+		Inputs: inBytes, Status: runlog.StatusRunning, Created: now, Started: now,
+	}
+	if err := rl.WriteRecord(rec); err != nil {
+		return nil, err
+	}
+	if o.Started != nil {
+		o.Started(id)
+	}
+	if _, err := rl.Append("run.started", "", startedData(o.Plan, cp, rec.InputsHash, baseDir)); err != nil {
+		return nil, err
+	}
+	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false)
+}
+
+// startedData is run.started's payload: what pins the run's behaviour.
+// Machine-specific facts (paths, the actor) stay in run.json so that the
+// sealed chain is the same on every machine.
+func startedData(p *plan.Plan, cp checkpoint, inputsHash, baseDir string) map[string]any {
+	d := map[string]any{
+		"plan": cp.Plan, "inputs_hash": inputsHash, "seed": cp.Seed,
+		"provider": cp.Provider, "kind": cp.Kind, "tier": p.Tier, "flow": p.Name,
+	}
+	if cp.Model != "" {
+		d["model"] = cp.Model
+	}
+	if src := sourceHashes(p, baseDir); len(src) > 0 {
+		d["sources"] = src
+	}
+	return d
+}
+
+// sourceHashes hashes the data files the flow declares, when readable.
+func sourceHashes(p *plan.Plan, baseDir string) map[string]string {
+	out := map[string]string{}
+	names := make([]string, 0, len(p.Sources))
+	for k := range p.Sources {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		path := p.Sources[k].Path
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(baseDir, path)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			continue
+		}
+		id, _, err := hashid.SumReader(f)
+		f.Close()
+		if err == nil {
+			out[k] = id.String()
+		}
+	}
+	return out
+}
+
+// execute runs the engine and writes how the run ended.
+func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, inputs map[string]any, prov provider.Provider, prior *engine.Prior, observe func(engine.Update), resumed bool) (*Outcome, error) {
+	memDir := filepath.Join(dataDirOf(rl), "memory")
+	res, err := engine.Run(ctx, engine.Config{
+		Plan: p, Inputs: inputs, Seed: cp.Seed, Parallel: cp.Parallel,
+		Recorder: recorder{rl}, Model: model{prov}, DefaultModel: cp.Model,
+		MemoryDir: memDir, Actor: cp.Actor, Prior: prior, Observe: observe,
+	})
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	out := &Outcome{RunID: rl.ID(), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
+	rec := rl.Record()
+	rec.Status = res.Status
+	switch res.Status {
+	case engine.StatusSucceeded:
+		out.Outputs = res.Outputs
+		if _, err := rl.Append("run.finished", "", map[string]any{"status": res.Status, "outputs": res.Outputs}); err != nil {
+			return nil, err
+		}
+		return finishSealed(rl, cp, out)
+	case engine.StatusCancelled:
+		out.Error = res.Err.Error()
+		if _, err := rl.Append("run.cancelled", "", map[string]any{"reason": out.Error}); err != nil {
+			return nil, err
+		}
+	default:
+		out.Error = res.Err.Error()
+		if _, err := rl.Append(EvRunFailed, "", map[string]any{"status": res.Status, "error": out.Error}); err != nil {
+			return nil, err
+		}
+	}
+	rec.Error = out.Error
+	rec.Finished = rl.Now()
+	if err := rl.WriteRecord(rec); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// finishSealed seals a run whose run.finished is written, records its
+// outputs and writes outputs.json into the out directory. It is also how
+// resume completes a run killed between run.finished and the seal.
+func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error) {
+	_, h, err := rl.Seal(cp.Plan)
+	if err != nil {
+		return nil, err
+	}
+	out.Seal = h.String()
+	outBytes, err := canon.Marshal(out.Outputs)
+	if err != nil {
+		return nil, err
+	}
+	rec := rl.Record()
+	rec.Status, rec.Outputs, rec.Error, rec.Finished = engine.StatusSucceeded, outBytes, "", rl.Now()
+	if err := rl.WriteRecord(rec); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
+		return nil, err
+	}
+	pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
+	if err := os.WriteFile(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// dataDirOf returns the data dir of an open run (runs/<id> is two levels down).
+func dataDirOf(rl *runlog.Run) string { return filepath.Dir(filepath.Dir(rl.Dir())) }
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// create makes the run directory. A directory left by a process killed
+// before it wrote the checkpoint holds nothing resumable; with a derived
+// run id (SOURCE_DATE_EPOCH) it would block the same run forever, so it is
+// removed (under its lock) and created afresh.
+func create(dataDir, id string) (*runlog.Run, error) {
+	rl, err := runlog.Create(dataDir, id)
+	if err == nil || !errors.Is(err, runlog.ErrExists) {
+		return rl, err
+	}
+	old, oerr := runlog.Open(dataDir, id)
+	if oerr != nil {
+		return nil, err
+	}
+	var cp checkpoint
+	cerr := old.ReadCheckpoint(&cp)
+	if cerr == nil || !errors.Is(cerr, fs.ErrNotExist) {
+		old.Close()
+		return nil, err
+	}
+	dir := old.Dir()
+	if rerr := os.RemoveAll(dir); rerr != nil {
+		old.Close()
+		return nil, err
+	}
+	old.Close()
+	return runlog.Create(dataDir, id)
+}

@@ -1,0 +1,217 @@
+package run
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentlab/agentlab/compile"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+func compileFlow(t *testing.T, path string) (*plan.Plan, hashid.ID) {
+	t.Helper()
+	p, list := compile.CompileFile(path, compile.Options{})
+	if p == nil || list.HasErrors() {
+		t.Fatalf("compile %s: %v", path, list)
+	}
+	h, err := p.Hash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, h
+}
+
+var epoch = time.Unix(1700000000, 0).UTC()
+
+// TestDeterministicRuns runs the same parallel flow in two data dirs under
+// a fixed clock: the event logs must be byte-identical and the seals equal.
+func TestDeterministicRuns(t *testing.T) {
+	p, h := compileFlow(t, "testdata/review.yml")
+	var logs [][]byte
+	var seals []string
+	for i := 0; i < 2; i++ {
+		dir := t.TempDir()
+		out, err := Start(context.Background(), Options{
+			DataDir: dir, Plan: p, PlanHash: h, Source: "testdata/review.yml", Seed: 3,
+			Parallel: 4, Epoch: &epoch, Actor: "user" + string(rune('a'+i)),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Status != engine.StatusSucceeded || out.Seal == "" {
+			t.Fatalf("run %d: %s %s", i, out.Status, out.Error)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "runs", out.RunID, "events.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs = append(logs, b)
+		seals = append(seals, out.Seal)
+	}
+	if !bytes.Equal(logs[0], logs[1]) {
+		t.Errorf("events.jsonl differ:\n%s\n---\n%s", logs[0], logs[1])
+	}
+	if seals[0] != seals[1] {
+		t.Errorf("seals differ: %s %s", seals[0], seals[1])
+	}
+}
+
+// TestResumeAfterCancel interrupts a run, resumes it and compares the
+// outputs with an uninterrupted run; a second resume changes nothing.
+func TestResumeAfterCancel(t *testing.T) {
+	p, h := compileFlow(t, "testdata/review.yml")
+	ref, err := Start(context.Background(), Options{DataDir: t.TempDir(), Plan: p, PlanHash: h, Source: "testdata/review.yml", Epoch: &epoch})
+	if err != nil || ref.Status != engine.StatusSucceeded {
+		t.Fatalf("%v %v", ref, err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	finished := 0
+	out, err := Start(ctx, Options{DataDir: dir, Plan: p, PlanHash: h, Source: "testdata/review.yml", Epoch: &epoch,
+		Observe: func(u engine.Update) {
+			if u.State == engine.StateFinished {
+				finished++
+				if finished == 3 {
+					cancel()
+				}
+			}
+		}, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != engine.StatusCancelled {
+		t.Fatalf("status %s", out.Status)
+	}
+	res, err := Resume(context.Background(), ResumeOptions{DataDir: dir, RunID: out.RunID, Epoch: &epoch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != engine.StatusSucceeded || !reflect.DeepEqual(res.Outputs, ref.Outputs) {
+		t.Fatalf("resumed: %s %v, want %v", res.Status, res.Outputs, ref.Outputs)
+	}
+	restored := 0
+	for _, n := range res.Nodes {
+		if n.Cached {
+			restored++
+		}
+	}
+	if restored < 3 {
+		t.Errorf("only %d nodes restored", restored)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, "runs", out.RunID, "events.jsonl"))
+	again, err := Resume(context.Background(), ResumeOptions{DataDir: dir, RunID: out.RunID})
+	if err != nil || !again.Finished || again.Seal != res.Seal {
+		t.Fatalf("second resume: %+v %v", again, err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "runs", out.RunID, "events.jsonl"))
+	if !bytes.Equal(before, after) {
+		t.Errorf("resume of a finished run changed its events")
+	}
+	snap, err := runlog.OpenReadOnly(dir, out.RunID)
+	if err != nil || len(snap.Problems) > 0 {
+		t.Errorf("chain problems: %v %v", snap.Problems, err)
+	}
+}
+
+func TestResumeWithChangedPlan(t *testing.T) {
+	p, h := compileFlow(t, "testdata/review.yml")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, err := Start(ctx, Options{DataDir: dir, Plan: p, PlanHash: h, Epoch: &epoch, Parallel: 1,
+		Observe: func(u engine.Update) {
+			if u.Node == "draft" && u.State == engine.StateFinished {
+				cancel()
+			}
+		}})
+	if err != nil || out.Status != engine.StatusCancelled {
+		t.Fatalf("%v %v", out, err)
+	}
+	// Same topology, a changed prompt: allowed for an exploratory run.
+	p2, _ := compileFlow(t, "testdata/review.yml")
+	for i := range p2.Nodes {
+		if p2.Nodes[i].ID == "merge" {
+			p2.Nodes[i].Spec["prompt"] = "Merge it all, briefly."
+		}
+	}
+	h2, _ := p2.Hash()
+	// A different topology is refused.
+	p3, _ := compileFlow(t, "testdata/review.yml")
+	p3.Edges = p3.Edges[1:]
+	h3, _ := p3.Hash()
+	if _, err := Resume(context.Background(), ResumeOptions{DataDir: dir, RunID: out.RunID, Plan: p3, PlanHash: h3}); err == nil {
+		t.Fatal("a changed topology was accepted")
+	}
+	res, err := Resume(context.Background(), ResumeOptions{DataDir: dir, RunID: out.RunID, Plan: p2, PlanHash: h2})
+	if err != nil || res.Status != engine.StatusSucceeded || res.Plan != h2.String() {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func TestRunIDDerivedUnderEpoch(t *testing.T) {
+	var h hashid.ID
+	a, _ := RunID(&epoch, h, map[string]any{"q": "x"}, 1, "mock", "", KindExploratory)
+	b, _ := RunID(&epoch, h, map[string]any{"q": "x"}, 1, "mock", "", KindExploratory)
+	c, _ := RunID(&epoch, h, map[string]any{"q": "y"}, 1, "mock", "", KindExploratory)
+	if a != b || a == c || len(a) != 16 {
+		t.Errorf("%s %s %s", a, b, c)
+	}
+	d, _ := RunID(nil, h, nil, 0, "mock", "", KindExploratory)
+	if err := runlog.CheckID(d); err != nil || len(d) != len("20060102T150405Z-abcdef") {
+		t.Errorf("time-based id %q: %v", d, err)
+	}
+}
+
+func TestFormalResumeKeepsItsPlan(t *testing.T) {
+	p, h := compileFlow(t, "testdata/review.yml")
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, err := Start(ctx, Options{DataDir: dir, Plan: p, PlanHash: h, Kind: KindFormal, Epoch: &epoch, Parallel: 1,
+		Observe: func(u engine.Update) {
+			if u.Node == "draft" && u.State == engine.StateFinished {
+				cancel()
+			}
+		}})
+	if err != nil || out.Status != engine.StatusCancelled {
+		t.Fatalf("%v %v", out, err)
+	}
+	p2, _ := compileFlow(t, "testdata/review.yml")
+	p2.Nodes[0].Spec["prompt"] = "changed"
+	h2, _ := p2.Hash()
+	_, err = Resume(context.Background(), ResumeOptions{DataDir: dir, RunID: out.RunID, Plan: p2, PlanHash: h2})
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "is formal") {
+		t.Fatalf("err = %v", err)
+	}
+	res, err := Resume(context.Background(), ResumeOptions{DataDir: dir, RunID: out.RunID, Plan: p, PlanHash: h})
+	if err != nil || res.Status != engine.StatusSucceeded || res.Kind != KindFormal {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func TestStartRefusesBadInputsAndTypes(t *testing.T) {
+	p, h := compileFlow(t, "testdata/review.yml")
+	dir := t.TempDir()
+	_, err := Start(context.Background(), Options{DataDir: dir, Plan: p, PlanHash: h, Inputs: map[string]any{"nope": "x"}})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Fatalf("err = %v", err)
+	}
+	bad := *p
+	bad.Nodes = append([]plan.Node{{ID: "t", Type: "tool", Spec: map[string]any{}}}, p.Nodes...)
+	if _, err := Start(context.Background(), Options{DataDir: dir, Plan: &bad, PlanHash: h}); err == nil || !strings.Contains(err.Error(), "not supported by this version yet") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
+		t.Errorf("a refused run left a directory behind")
+	}
+}
