@@ -370,3 +370,17 @@ func golden(t *testing.T, path, got string) {
 		t.Errorf("%s differs; run go test -update and review the diff.\ngot:\n%s", path, got)
 	}
 }
+
+// A node whose output fields are not listed (a transform, say) may output
+// any value, so arithmetic on it is not a type error; a node with listed
+// fields outputs an object, so it is.
+func TestNodeOutputKind(t *testing.T) {
+	sc := Scope{Nodes: map[string][]string{"t": nil, "ask": {"text", "json"}}}
+	if issues := Check("nodes.t + 1 > 2", Cond, sc); len(issues) != 0 {
+		t.Errorf("transform output: unexpected issues %+v", issues)
+	}
+	issues := Check("nodes.ask + 1 > 2", Cond, sc)
+	if len(issues) == 0 || issues[0].Code != CodeType {
+		t.Errorf("object output: want %s, got %+v", CodeType, issues)
+	}
+}

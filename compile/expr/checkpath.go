@@ -73,7 +73,7 @@ func (c *checker) path(n ast.Node) kind {
 			continue
 		}
 		if isIdent && isRoot(id.Value) {
-			k = stepKind(id.Value, steps[:i+1])
+			k = c.stepKind(id.Value, steps[:i+1])
 		} else {
 			k = kAny
 		}
@@ -123,8 +123,10 @@ func rootKind(name string) kind {
 }
 
 // stepKind is what is known about root.steps: node outputs have a known
-// shape (text, rows, columns, truncated).
-func stepKind(root string, steps []*ast.MemberNode) kind {
+// shape (text, rows, columns, truncated). A node whose fields the scope
+// does not list (transform, memory, subgraph…) may output any value, so
+// nodes.<id> itself is only known to be a map when its fields are.
+func (c *checker) stepKind(root string, steps []*ast.MemberNode) kind {
 	if root != "nodes" {
 		return kAny
 	}
@@ -138,7 +140,10 @@ func stepKind(root string, steps []*ast.MemberNode) kind {
 	}
 	switch len(names) {
 	case 1:
-		return kMap
+		if c.scoped && c.sc.Nodes[names[0]] != nil {
+			return kMap
+		}
+		return kAny
 	case 2:
 		switch names[1] {
 		case "text":
