@@ -1,0 +1,156 @@
+package compile
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/presets"
+)
+
+// Options tune a lint or compile.
+type Options struct {
+	// Tier lints as if the flow were at least this strict ("published" or
+	// "governed"); "" keeps each flow's declared tier. It never weakens.
+	Tier string
+}
+
+// LintPaths lints every named file and every flow, card and patch file
+// under every named directory. Directories named .git, .agentlab,
+// node_modules and testdata are skipped while walking (a path named
+// explicitly is always linted). The error is non-nil only when a path
+// cannot be read; findings are diagnostics.
+func LintPaths(paths []string, opts Options) (diag.List, error) {
+	var all diag.List
+	s := newSession(opts)
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return all.Sorted(), fmt.Errorf("cannot read %s: %w", p, unwrapPathErr(err))
+		}
+		if !st.IsDir() {
+			if err := readable(p); err != nil {
+				return all.Sorted(), err
+			}
+			all = append(all, s.lintFile(p, KindOf(p, peek(p)))...)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return fmt.Errorf("cannot read %s: %w", path, unwrapPathErr(err))
+			}
+			if d.IsDir() {
+				if path != p && skipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			k := KindOf(path, nil)
+			if k == KindUnknown && isYAML(path) {
+				k = KindOf(path, peek(path))
+			}
+			if k != KindUnknown {
+				if err := readable(path); err != nil {
+					return err
+				}
+				all = append(all, s.lintFile(path, k)...)
+			}
+			return nil
+		})
+		if err != nil {
+			return all.Sorted(), err
+		}
+	}
+	return all.Sorted(), nil
+}
+
+// readable reports why a file cannot be opened, if it cannot.
+func readable(path string) error {
+	fh, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %w", path, unwrapPathErr(err))
+	}
+	return fh.Close()
+}
+
+func skipDir(name string) bool {
+	switch name {
+	case ".git", ".agentlab", "node_modules", "testdata":
+		return true
+	}
+	return false
+}
+
+func isYAML(path string) bool {
+	e := filepath.Ext(path)
+	return e == ".yml" || e == ".yaml"
+}
+
+// peek reads the start of a file to classify it (a flow's `agentlab:` key
+// is near the top; 64 KiB is plenty and keeps a walk over big trees cheap).
+func peek(path string) []byte {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer fh.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := fh.Read(buf)
+	return buf[:n]
+}
+
+// LintFile lints one file by its kind; a file of unknown kind is linted
+// as a flow (it was named explicitly).
+func LintFile(path string, opts Options) diag.List {
+	return newSession(opts).lintFile(path, KindOf(path, peek(path))).Sorted()
+}
+
+func (s *session) lintFile(path string, k FileKind) diag.List {
+	switch k {
+	case KindCard:
+		_, l := LoadCard(path)
+		return l
+	case KindPatch:
+		return presets.LintPatch(path)
+	}
+	_, l := s.compileFile(path, s.opts.Tier)
+	return l
+}
+
+// CompileFile lints a flow and, when it has no errors, returns its plan.
+// The returned plan is normalised: it equals what plan.Decode gives back
+// for its canonical bytes, so the engine sees the same values whether it
+// runs a flow or a plan file.
+func CompileFile(path string, opts Options) (*plan.Plan, diag.List) {
+	p, l := newSession(opts).compileFile(path, opts.Tier)
+	return p, l.Sorted()
+}
+
+// readSource reads a file the compiler was asked to load, refusing files
+// above MaxFileSize before reading them.
+func readSource(path string, l *diag.List) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err == nil && st.Size() > MaxFileSize {
+		l.Errorf(path, diag.Pos{Line: 1, Col: 1}, "E-YAML-TOO-LARGE",
+			fmt.Sprintf("split the file or make it smaller than %d MiB", MaxFileSize>>20),
+			"file is %d bytes, larger than the %d MiB limit", st.Size(), MaxFileSize>>20)
+		return nil, false
+	}
+	if err == nil && st.IsDir() {
+		l.Errorf(path, diag.Pos{}, "E-YAML-READ", "name a file, not a directory", "%s is a directory", path)
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		l.Errorf(path, diag.Pos{}, "E-YAML-READ", "check that the file exists and is readable",
+			"cannot read file: %v", unwrapPathErr(err))
+		return nil, false
+	}
+	return data, true
+}

@@ -1,0 +1,102 @@
+package compile
+
+import (
+	"strings"
+
+	"github.com/agentlab/agentlab/diag"
+)
+
+// parseEdge reads one entry of `edges:`: "a -> b", "a.port -> b", a chain
+// "a -> b -> c" (one edge per arrow), or {from, to, port}.
+func (f *flow) parseEdge(v *V) []edgeInfo {
+	switch {
+	case v.Kind == vMap:
+		m := f.dec.object(v, edgeSchema, "edge")
+		if m == nil {
+			return nil
+		}
+		from, _ := m["from"].(string)
+		to, _ := m["to"].(string)
+		port, _ := m["port"].(string)
+		if from == "" || to == "" {
+			return nil
+		}
+		return []edgeInfo{{from: from, to: to, port: port, fromV: v.Get("from"), toV: v.Get("to"), portV: v.Get("port")}}
+	case v.Kind == vScalar && !v.IsNull():
+		return f.parseEdgeString(v)
+	}
+	f.dec.errf(v, "E-SCHEMA-EDGE", "write an edge as \"a -> b\", \"a.port -> b\" or {from: a, to: b, port: p}",
+		"an edge must be a string or a mapping, found %s", v.kindName())
+	return nil
+}
+
+var edgeSchema = newSchema("edge",
+	fStr("from").required().match(idRe, "a node id"),
+	fStr("to").required().match(idRe, "a node id"),
+	fStr("port").match(identRe, "a port name of letters, digits and _"),
+)
+
+// endpoint is one `id` or `id.port` between arrows, with its byte offset.
+type endpoint struct {
+	id, port       string
+	idOff, portOff int
+}
+
+func (f *flow) parseEdgeString(v *V) []edgeInfo {
+	s := v.Str
+	var eps []endpoint
+	off := 0
+	for _, part := range strings.Split(s, "->") {
+		lead := len(part) - len(strings.TrimLeft(part, " \t"))
+		t := strings.TrimSpace(part)
+		ep := endpoint{idOff: off + lead}
+		id, port, hasPort := strings.Cut(t, ".")
+		ep.id = id
+		if hasPort {
+			ep.port = port
+			ep.portOff = ep.idOff + len(id) + 1
+		}
+		bad := !idRe.MatchString(id) || (hasPort && !identRe.MatchString(port))
+		if bad {
+			f.l.Errorf(f.src.file, f.src.posIn(v, ep.idOff), "E-SCHEMA-EDGE",
+				"write an edge as \"a -> b\" or \"a.port -> b\", where a and b are node ids",
+				"cannot read edge %q: %q is not a node id or id.port", s, t)
+			return nil
+		}
+		eps = append(eps, ep)
+		off += len(part) + 2
+	}
+	if len(eps) < 2 {
+		f.l.Errorf(f.src.file, v.Pos(), "E-SCHEMA-EDGE", "write an edge as \"a -> b\"",
+			"cannot read edge %q: no arrow \"->\"", s)
+		return nil
+	}
+	if last := eps[len(eps)-1]; last.port != "" {
+		f.l.Errorf(f.src.file, f.src.posIn(v, last.portOff), "E-SCHEMA-EDGE",
+			"put the port on the node the edge leaves: \"a.port -> b\"",
+			"edge %q ends in a port; ports name the outputs of the node an edge leaves", s)
+		return nil
+	}
+	out := make([]edgeInfo, 0, len(eps)-1)
+	for i := 0; i+1 < len(eps); i++ {
+		a, b := eps[i], eps[i+1]
+		out = append(out, edgeInfo{from: a.id, port: a.port, to: b.id, fromV: v, portV: v, toV: v,
+			fromOff: a.idOff, portOff: a.portOff, toOff: b.idOff, str: true})
+	}
+	return out
+}
+
+// fromPos, portPos and toPos locate the parts of an edge for messages.
+func (f *flow) fromPos(e edgeInfo) diag.Pos { return f.partPos(e.fromV, e.fromOff, e.str) }
+func (f *flow) portPos(e edgeInfo) diag.Pos { return f.partPos(e.portV, e.portOff, e.str) }
+func (f *flow) toPos(e edgeInfo) diag.Pos   { return f.partPos(e.toV, e.toOff, e.str) }
+
+func (f *flow) partPos(v *V, off int, str bool) diag.Pos {
+	if v == nil {
+		return diag.Pos{Line: 1, Col: 1}
+	}
+	if !str {
+		return v.Pos()
+	}
+	return f.src.posIn(v, off)
+}

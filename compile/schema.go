@@ -1,0 +1,116 @@
+package compile
+
+import (
+	"regexp"
+	"sort"
+
+	"github.com/agentlab/agentlab/compile/expr"
+)
+
+// kind is the type of a field's value in the language schema.
+type kind uint8
+
+const (
+	kStr      kind = iota // any scalar, kept as its text
+	kInt                  // integer
+	kNum                  // number (integer or float)
+	kBool                 // true/false
+	kEnum                 // one of field.enum
+	kExpr                 // an expression (compile/expr), context field.ctx
+	kTmpl                 // a template string (compile/tmpl)
+	kStrList              // list of strings
+	kAny                  // any JSON value (JSON Schema, forms)
+	kTmplAny              // any JSON value whose strings are templates (tool args)
+	kObj                  // mapping described by field.sub
+	kObjList              // list of mappings described by field.sub
+	kMapOf                // mapping of name → field.elem
+	kNodeRef              // id of another node
+	kNodeRefs             // list of node ids
+	kVar                  // variable name (assign_to, collect)
+	kBody                 // a loop body: {nodes, edges}
+)
+
+// field describes one key of a mapping: its type, whether it is required,
+// its default and constraints. The tables in nodes.go are the single
+// source of truth for the language; docs/language.md mirrors them.
+type field struct {
+	name    string
+	kind    kind
+	req     bool
+	def     any
+	enum    []string
+	ctx     expr.Context
+	sub     *schema
+	elem    *field
+	pattern *regexp.Regexp
+	patDesc string // what the pattern means, for messages
+	min     *float64
+	max     *float64
+}
+
+// schema is the set of keys a mapping may have.
+type schema struct {
+	what   string // "node of type llm", "source", … for messages
+	fields []*field
+	byName map[string]*field
+	names  []string // sorted, for messages and suggestions
+	// allowX accepts and ignores keys starting with "x-": a place to
+	// define YAML anchors that other parts of the file alias.
+	allowX bool
+}
+
+func newSchema(what string, fields ...*field) *schema {
+	s := &schema{what: what, fields: fields, byName: map[string]*field{}}
+	for _, f := range fields {
+		s.byName[f.name] = f
+		s.names = append(s.names, f.name)
+	}
+	sort.Strings(s.names)
+	return s
+}
+
+// extend returns a schema with the fields of s followed by more.
+func (s *schema) extend(what string, more ...*field) *schema {
+	all := append(append([]*field(nil), s.fields...), more...)
+	return newSchema(what, all...)
+}
+
+// Field constructors keep the tables short.
+
+func fStr(name string) *field  { return &field{name: name, kind: kStr} }
+func fInt(name string) *field  { return &field{name: name, kind: kInt} }
+func fNum(name string) *field  { return &field{name: name, kind: kNum} }
+func fBool(name string) *field { return &field{name: name, kind: kBool} }
+func fAny(name string) *field  { return &field{name: name, kind: kAny} }
+func fTmpl(name string) *field { return &field{name: name, kind: kTmpl} }
+func fStrs(name string) *field { return &field{name: name, kind: kStrList} }
+func fRef(name string) *field  { return &field{name: name, kind: kNodeRef} }
+func fRefs(name string) *field { return &field{name: name, kind: kNodeRefs} }
+func fVar(name string) *field {
+	return &field{name: name, kind: kVar, pattern: identRe, patDesc: "a name of lowercase letters, digits and _"}
+}
+func fEnum(name string, v ...string) *field { return &field{name: name, kind: kEnum, enum: v} }
+func fExpr(name string, c expr.Context) *field {
+	return &field{name: name, kind: kExpr, ctx: c}
+}
+func fObj(name string, s *schema) *field     { return &field{name: name, kind: kObj, sub: s} }
+func fObjList(name string, s *schema) *field { return &field{name: name, kind: kObjList, sub: s} }
+func fMapOf(name string, elem *field) *field { return &field{name: name, kind: kMapOf, elem: elem} }
+
+func (f *field) required() *field         { f.req = true; return f }
+func (f *field) dflt(v any) *field        { f.def = v; return f }
+func (f *field) atLeast(n float64) *field { f.min = &n; return f }
+func (f *field) atMost(n float64) *field  { f.max = &n; return f }
+func (f *field) match(re *regexp.Regexp, desc string) *field {
+	f.pattern, f.patDesc = re, desc
+	return f
+}
+
+var (
+	idRe     = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	identRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	slugRe   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+	pinRe    = regexp.MustCompile(`^b3:[0-9a-f]{64}$`)
+	cardRe   = regexp.MustCompile(`^([a-z0-9][a-z0-9._-]*)(?:@([0-9]+))?$`)
+	quorumRe = regexp.MustCompile(`^(any|all|quorum:[1-9][0-9]*)$`)
+)

@@ -1,0 +1,104 @@
+package compile
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/presets"
+)
+
+// subflows compiles the flow of every subgraph node (recursively, with
+// the same options), checks pins and inputs, and returns the plans by hash.
+func (f *flow) subflows(s *session) map[string]*plan.Plan {
+	out := map[string]*plan.Plan{}
+	for _, n := range f.nodes {
+		if n.typ != "subgraph" || n.str("flow") == "" {
+			continue
+		}
+		at := n.v.Get("flow")
+		path := filepath.Join(f.dir, n.str("flow"))
+		if s.visiting[absPath(path)] {
+			f.l.Errorf(f.src.file, at.Pos(), "E-GRAPH-SUBFLOW-CYCLE", "a flow cannot include itself, directly or through other subflows",
+				"subgraph %q includes %s, which is already being compiled (a cycle of subflows)", n.id, n.str("flow"))
+			continue
+		}
+		if st, err := os.Stat(path); err != nil || st.IsDir() {
+			f.l.Errorf(f.src.file, at.Pos(), "E-GRAPH-SUBFLOW", "check the path; it is relative to the flow file's directory",
+				"subflow file %q does not exist", n.str("flow"))
+			continue
+		}
+		// A subflow is held to the tier of the flow that includes it.
+		sp, sl := s.compileFile(path, f.effTier)
+		if sp == nil {
+			errs, _ := sl.Counts()
+			// The subflow's own findings carry its positions; surface them.
+			*f.l = append(*f.l, sl...)
+			f.l.Errorf(f.src.file, at.Pos(), "E-GRAPH-SUBFLOW", "fix the subflow "+n.str("flow")+" first",
+				"subflow %s does not compile (%d errors)", n.str("flow"), errs)
+			continue
+		}
+		h, err := sp.Hash()
+		if err != nil {
+			continue
+		}
+		hs := h.String()
+		if pin := n.str("pin"); pin != "" && pin != hs {
+			f.l.Errorf(f.src.file, n.v.Get("pin").Pos(), "E-GRAPH-PIN-MISMATCH", "if the change to the subflow is intended, set `pin: "+hs+"`",
+				"subflow %s has plan hash %s, not the pinned %s", n.str("flow"), hs, pin)
+		}
+		f.checkSubInputs(n, sp)
+		n.fields["plan"] = hs
+		out[hs] = sp
+	}
+	return out
+}
+
+// checkSubInputs checks a subgraph's inputs against the subflow's.
+func (f *flow) checkSubInputs(n *nodeInfo, sp *plan.Plan) {
+	given, _ := n.fields["inputs"].(map[string]any)
+	iv := n.v.Get("inputs")
+	var names []string
+	for k := range sp.Inputs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if iv != nil && iv.Kind == vMap {
+		for _, k := range iv.Keys {
+			if _, ok := sp.Inputs[k.Str]; !ok {
+				f.l.Errorf(f.src.file, k.Pos(), "E-GRAPH-SUBFLOW-INPUT", "pass only inputs the subflow declares: "+strings.Join(names, ", "),
+					"subflow %s has no input %q%s", n.str("flow"), k.Str, suffix(didYouMean(k.Str, names)))
+			}
+		}
+	}
+	for _, k := range names {
+		in := sp.Inputs[k]
+		if _, ok := given[k]; !ok && in.Required && in.Default == nil {
+			f.l.Errorf(f.src.file, n.v.Get("flow").Pos(), "E-GRAPH-SUBFLOW-INPUT", "add `inputs: {"+k+": …}` to the subgraph node",
+				"subflow %s requires input %q", n.str("flow"), k)
+		}
+	}
+}
+
+// preset resolves the flow's preset; diagnostics without a file are
+// placed at the `preset:` key.
+func (f *flow) preset() plan.Preset {
+	name, _ := f.top["preset"].(string)
+	p, ds := presets.Resolve(name, f.dir)
+	at := f.root.Get("preset")
+	for _, d := range ds {
+		if d.File == "" {
+			d.File = f.src.file
+			pos := at.Pos()
+			if at == nil {
+				pos = diag.Pos{Line: 1, Col: 1}
+			}
+			d.Line, d.Col = pos.Line, pos.Col
+		}
+		*f.l = append(*f.l, d)
+	}
+	return p
+}

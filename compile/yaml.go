@@ -1,0 +1,411 @@
+package compile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentlab/agentlab/diag"
+)
+
+// MaxFileSize caps the size of any file the compiler reads. A flow of
+// 100,000 nodes is about 10 MB; anything far beyond that is a mistake
+// (a data file passed as a flow) and would only exhaust memory.
+const MaxFileSize = 32 << 20
+
+// aliasSlack is how many values anchors and aliases may add on top of four
+// times the written ones before the file is refused as an alias bomb
+// ("billion laughs"): ordinary reuse of an anchor stays far below it.
+const aliasSlack = 1_000_000
+
+// source is a loaded file: its bytes, where each line starts, and the
+// positioned value tree.
+type source struct {
+	file       string
+	src        []byte
+	lineStarts []int
+}
+
+func newSource(file string, src []byte) *source {
+	s := &source{file: file, src: src, lineStarts: []int{0}}
+	// YAML breaks lines at \n, \r\n and a lone \r.
+	for i, b := range src {
+		if b == '\n' || (b == '\r' && (i+1 == len(src) || src[i+1] != '\n')) {
+			s.lineStarts = append(s.lineStarts, i+1)
+		}
+	}
+	return s
+}
+
+// posOf converts a byte offset in the file into a 1-based line and a
+// 1-based column counted in characters, as yaml.v3 counts them.
+func (s *source) posOf(off int) diag.Pos {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(s.src) {
+		off = len(s.src)
+	}
+	lo, hi := 0, len(s.lineStarts)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if s.lineStarts[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return diag.Pos{Line: lo + 1, Col: utf8.RuneCount(s.src[s.lineStarts[lo]:off]) + 1}
+}
+
+// offsetOf converts a 1-based line and character column into a byte offset.
+func (s *source) offsetOf(line, col int) int {
+	if line < 1 || line > len(s.lineStarts) {
+		return len(s.src)
+	}
+	p := s.lineStarts[line-1]
+	for c := 1; c < col && p < len(s.src) && s.src[p] != '\n'; c++ {
+		_, w := utf8.DecodeRune(s.src[p:])
+		p += w
+	}
+	return p
+}
+
+var yamlLineRe = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
+
+// load parses src as one YAML document into a positioned value tree.
+// Every problem becomes a diagnostic; load returns nil when there is no
+// usable tree. It never panics on any input.
+func load(file string, src []byte, l *diag.List) (root *V, s *source) {
+	s = newSource(file, src)
+	if len(src) > MaxFileSize {
+		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-TOO-LARGE",
+			fmt.Sprintf("split the file or make it smaller than %d MiB", MaxFileSize>>20),
+			"file is %d bytes, larger than the %d MiB limit", len(src), MaxFileSize>>20)
+		return nil, s
+	}
+	if !utf8.Valid(src) {
+		off := 0
+		for off < len(src) {
+			r, w := utf8.DecodeRune(src[off:])
+			if r == utf8.RuneError && w <= 1 {
+				break
+			}
+			off += w
+		}
+		l.Errorf(file, s.posOf(off), "E-YAML-ENCODING", "save the file as UTF-8",
+			"file is not valid UTF-8 (byte 0x%02x at offset %d)", src[off], off)
+		return nil, s
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-SYNTAX", "check the YAML syntax near the start of the file",
+				"the YAML parser could not read this file: %v", r)
+			root = nil
+		}
+	}()
+	var doc yaml.Node
+	if !hasDocMarker(src) {
+		// The common case: yaml.Unmarshal parses from the byte slice,
+		// about a fifth faster than a Decoder reading from an io.Reader.
+		if err := yaml.Unmarshal(src, &doc); err != nil {
+			reportSyntax(s, err, l)
+			return nil, s
+		}
+	} else {
+		// Document markers: use a Decoder, which sees every document.
+		dec := yaml.NewDecoder(bytes.NewReader(src))
+		if err := dec.Decode(&doc); err != nil {
+			if errors.Is(err, io.EOF) {
+				l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`",
+					"file is empty")
+				return nil, s
+			}
+			reportSyntax(s, err, l)
+			return nil, s
+		}
+		var next yaml.Node
+		if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+			p := diag.Pos{Line: next.Line, Col: 1}
+			if err != nil || next.Line == 0 {
+				p = secondDocPos(s, doc.Line)
+			}
+			l.Errorf(file, p, "E-YAML-MULTIDOC", "put each flow in its own file and remove the `---` separator",
+				"file holds more than one YAML document; a flow file holds exactly one")
+			return nil, s
+		}
+	}
+	if len(doc.Content) == 0 {
+		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`", "file is empty")
+		return nil, s
+	}
+	c := &converter{file: file, l: l, anchors: map[*yaml.Node]*anchored{}}
+	root, size := c.conv(doc.Content[0])
+	if c.cycle {
+		return nil, s
+	}
+	if size > 4*c.written+aliasSlack {
+		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-ALIAS-BOMB", "use fewer nested aliases, or write the values out",
+			"aliases expand this file to more than %d values; refusing it as an alias bomb", 4*c.written+aliasSlack)
+		return nil, s
+	}
+	if root.IsNull() {
+		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`", "file is empty")
+		return nil, s
+	}
+	return root, s
+}
+
+// reportSyntax turns a yaml.v3 error into a positioned diagnostic. When
+// the error is caused by a tab used for indentation it says so.
+func reportSyntax(s *source, err error, l *diag.List) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	p := diag.Pos{Line: 1, Col: 1}
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		p.Line, _ = strconv.Atoi(m[1])
+		if m[2] != "" {
+			p.Col, _ = strconv.Atoi(m[2])
+		}
+		msg = strings.TrimPrefix(strings.TrimPrefix(msg, m[0]), ": ")
+	}
+	// A tab in the indentation of any line up to the error is the cause.
+	for i := 0; i < len(s.lineStarts) && i < p.Line+1; i++ {
+		line := s.src[s.lineStarts[i]:]
+		for j, b := range line {
+			if b == '\t' {
+				l.Errorf(s.file, diag.Pos{Line: i + 1, Col: j + 1}, "E-YAML-TAB", "indent with spaces; YAML does not allow tabs for indentation",
+					"tab character used for indentation")
+				return
+			}
+			if b != ' ' {
+				break
+			}
+		}
+	}
+	if p.Line > len(s.lineStarts) {
+		p.Line = len(s.lineStarts)
+	}
+	l.Errorf(s.file, p, "E-YAML-SYNTAX", "fix the YAML syntax at this line (check indentation, colons and quotes)",
+		"invalid YAML: %s", msg)
+}
+
+// hasDocMarker reports whether any line starts with a document marker
+// (`---` or `...`) or a directive (`%`): only then can the file hold more
+// than one document.
+func hasDocMarker(src []byte) bool {
+	for i := 0; i < len(src); {
+		line := src[i:]
+		if j := bytes.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+			i += j + 1
+		} else {
+			i = len(src)
+		}
+		if bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, []byte("%")) {
+			return true
+		}
+		if bytes.IndexByte(line, '\r') >= 0 {
+			return true // lone \r line breaks: let the Decoder decide
+		}
+	}
+	return false
+}
+
+// secondDocPos finds the `---` that starts a second document.
+func secondDocPos(s *source, firstLine int) diag.Pos {
+	for i := range s.lineStarts {
+		if i+1 <= firstLine {
+			continue
+		}
+		if bytes.HasPrefix(s.src[s.lineStarts[i]:], []byte("---")) {
+			return diag.Pos{Line: i + 1, Col: 1}
+		}
+	}
+	return diag.Pos{Line: 1, Col: 1}
+}
+
+// anchored is the converted value of an anchored node and its expanded size.
+type anchored struct {
+	v    *V
+	size int
+	busy bool
+}
+
+// converter turns a yaml.Node tree into V values: aliases share the
+// anchored value, merge keys are applied, duplicate keys are reported.
+type converter struct {
+	file    string
+	l       *diag.List
+	anchors map[*yaml.Node]*anchored
+	written int  // values written in the file
+	cycle   bool // an alias refers to the value that contains it
+}
+
+const sizeCap = 1 << 40
+
+func addSize(a, b int) int {
+	if a+b > sizeCap {
+		return sizeCap
+	}
+	return a + b
+}
+
+// conv returns the value of n and how many values it expands to.
+func (c *converter) conv(n *yaml.Node) (*V, int) {
+	if n.Kind == yaml.AliasNode {
+		t := n.Alias
+		if t == nil {
+			return &V{Kind: vScalar, Tag: "!!null", Line: n.Line, Col: n.Column}, 1
+		}
+		if a := c.anchors[t]; a != nil {
+			if a.busy {
+				c.cycle = true
+				c.l.Errorf(c.file, diag.Pos{Line: n.Line, Col: n.Column}, "E-YAML-ALIAS-CYCLE", "an anchor cannot contain an alias to itself",
+					"alias *%s refers to the value that contains it", n.Value)
+				return &V{Kind: vScalar, Tag: "!!null", Line: n.Line, Col: n.Column}, 1
+			}
+			return a.v, a.size
+		}
+		return c.conv(t)
+	}
+	var a *anchored
+	if n.Anchor != "" {
+		a = &anchored{busy: true}
+		c.anchors[n] = a
+	}
+	c.written++
+	v := &V{Line: n.Line, Col: n.Column, Style: n.Style}
+	size := 1
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) > 0 {
+			return c.conv(n.Content[0])
+		}
+		v.Tag = "!!null"
+	case yaml.ScalarNode:
+		v.Kind = vScalar
+		v.Tag = n.ShortTag()
+		v.Str = n.Value
+	case yaml.SequenceNode:
+		v.Kind = vSeq
+		v.Items = make([]*V, 0, len(n.Content))
+		for _, e := range n.Content {
+			ev, es := c.conv(e)
+			v.Items = append(v.Items, ev)
+			size = addSize(size, es)
+		}
+	case yaml.MappingNode:
+		v.Kind = vMap
+		size = c.mapping(n, v)
+	default:
+		v.Tag = "!!null"
+	}
+	if a != nil {
+		a.v, a.size, a.busy = v, size, false
+	}
+	return v, size
+}
+
+// mapping fills v from a mapping node. Explicit keys win over merged ones
+// (`<<: *base`), as YAML 1.1 merge keys specify.
+func (c *converter) mapping(n *yaml.Node, v *V) int {
+	size := 1
+	first := make(map[string]*V, len(n.Content)/2)
+	v.Keys = make([]*V, 0, len(n.Content)/2)
+	v.Vals = make([]*V, 0, len(n.Content)/2)
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		if kn.Kind == yaml.ScalarNode && kn.ShortTag() == "!!merge" {
+			merges = append(merges, vn)
+			continue
+		}
+		if kn.Kind != yaml.ScalarNode {
+			c.l.Errorf(c.file, diag.Pos{Line: kn.Line, Col: kn.Column}, "E-YAML-KEY", "use a plain word as the key",
+				"mapping key must be a string, found a %s", nodeKindName(kn))
+			continue
+		}
+		k := &V{Kind: vScalar, Tag: "!!str", Str: kn.Value, Style: kn.Style, Line: kn.Line, Col: kn.Column}
+		if prev, dup := first[kn.Value]; dup {
+			c.l.Errorf(c.file, k.Pos(), "E-YAML-DUPKEY", "remove one of the two entries",
+				"key %q is already defined at line %d, column %d", kn.Value, prev.Line, prev.Col)
+			continue
+		}
+		first[kn.Value] = k
+		val, vs := c.conv(vn)
+		v.Keys = append(v.Keys, k)
+		v.Vals = append(v.Vals, val)
+		size = addSize(size, vs+1)
+	}
+	for _, m := range merges {
+		mv, _ := c.conv(m)
+		var srcs []*V
+		switch mv.Kind {
+		case vMap:
+			srcs = []*V{mv}
+		case vSeq:
+			srcs = mv.Items
+		}
+		for _, sv := range srcs {
+			if sv.Kind != vMap {
+				c.l.Errorf(c.file, sv.Pos(), "E-YAML-MERGE", "merge (`<<`) only a mapping or a list of mappings",
+					"merge key value must be a mapping, found %s", sv.kindName())
+				continue
+			}
+			for i, k := range sv.Keys {
+				if _, ok := first[k.Str]; ok {
+					continue
+				}
+				first[k.Str] = k
+				v.Keys = append(v.Keys, k)
+				v.Vals = append(v.Vals, sv.Vals[i])
+				size = addSize(size, expandedSize(sv.Vals[i], 0)+1)
+			}
+		}
+		if mv.Kind != vMap && mv.Kind != vSeq {
+			c.l.Errorf(c.file, mv.Pos(), "E-YAML-MERGE", "merge (`<<`) only a mapping or a list of mappings",
+				"merge key value must be a mapping, found %s", mv.kindName())
+		}
+	}
+	return size
+}
+
+// expandedSize counts the values under v, stopping early past the cap.
+func expandedSize(v *V, depth int) int {
+	if v == nil || depth > 10_000 {
+		return 1
+	}
+	n := 1
+	for _, e := range v.Items {
+		n = addSize(n, expandedSize(e, depth+1))
+		if n >= aliasSlack {
+			return n
+		}
+	}
+	for _, e := range v.Vals {
+		n = addSize(n, expandedSize(e, depth+1)+1)
+		if n >= aliasSlack {
+			return n
+		}
+	}
+	return n
+}
+
+func nodeKindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "value"
+}
