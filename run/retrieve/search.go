@@ -1,0 +1,138 @@
+package retrieve
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// Search defaults, used when a caller passes an out-of-range value.
+const (
+	DefaultTopK  = 5
+	DefaultAlpha = 0.5
+)
+
+// Hit is one ranked passage. Text is exactly the document's text from
+// byte Start to byte End. BM25 is the raw BM25 score and Embed the raw
+// cosine in [0, 1]; Score is the mixed score in [0, 1] that orders hits.
+type Hit struct {
+	Path       string
+	Start, End int
+	Text       string
+	BM25       float64
+	Embed      float64
+	Score      float64
+}
+
+// Search ranks the passages for query and returns the best topK:
+//
+//	score = alpha × bm25 / max_bm25 + (1 − alpha) × cosine
+//
+// where max_bm25 is the highest BM25 score of any passage in the index for
+// this query (0/0 is taken as 0, when no passage shares a token with the
+// query), so both parts lie in [0, 1] and alpha = 1 is pure BM25, alpha = 0
+// pure embedding. Only passages with a score above zero are returned:
+// at alpha = 1 a passage must share a token with the query. Hits are
+// ordered by score (descending), then path, then start offset, so equal
+// scores never come out in a random order.
+//
+// topK ≤ 0 means DefaultTopK; alpha is clamped to [0, 1], and NaN means
+// DefaultAlpha. Each distinct query token counts once.
+func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
+	if topK <= 0 {
+		topK = DefaultTopK
+	}
+	switch {
+	case math.IsNaN(alpha):
+		alpha = DefaultAlpha
+	case alpha < 0:
+		alpha = 0
+	case alpha > 1:
+		alpha = 1
+	}
+	n := len(ix.passages)
+	if n == 0 {
+		return nil
+	}
+
+	// BM25 over the postings of the distinct query tokens, in sorted order
+	// so that the floating-point sums are always added in the same order.
+	terms := Tokens(query)
+	slices.Sort(terms)
+	terms = slices.Compact(terms)
+	bm25 := make([]float64, n)
+	for _, t := range terms {
+		id, ok := ix.terms[t]
+		if !ok {
+			continue
+		}
+		ps := ix.postings[id]
+		w := idf(n, len(ps))
+		for _, p := range ps {
+			tf := float64(p.tf)
+			norm := K1 * (1 - B + B*float64(ix.passages[p.passage].length)/ix.avgLen)
+			bm25[p.passage] += float64(w * float64(tf*(K1+1)/(tf+norm)))
+		}
+	}
+	maxBM25 := 0.0
+	for _, s := range bm25 {
+		maxBM25 = max(maxBM25, s)
+	}
+
+	// The query's unit vector is sparse: only its non-zero dimensions are
+	// visited for each passage.
+	emb := newEmbedder(ix.dims)
+	segments(query, nil, emb.segment)
+	q := make([]float32, ix.dims)
+	emb.normalised(q)
+	var nz []int
+	for i, v := range q {
+		if v != 0 {
+			nz = append(nz, i)
+		}
+	}
+
+	type cand struct {
+		p                  int
+		bm25, embed, score float64
+	}
+	var cands []cand
+	for p := range n {
+		vec := ix.vecs[p*ix.dims : (p+1)*ix.dims]
+		var cos float64
+		for _, i := range nz {
+			cos += float64(float64(q[i]) * float64(vec[i]))
+		}
+		cos = min(max(cos, 0), 1)
+		norm := 0.0
+		if maxBM25 > 0 {
+			norm = bm25[p] / maxBM25
+		}
+		score := min(float64(alpha*norm)+float64((1-alpha)*cos), 1)
+		if score > 0 {
+			cands = append(cands, cand{p: p, bm25: bm25[p], embed: cos, score: score})
+		}
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		pa, pb := ix.passages[a.p], ix.passages[b.p]
+		if da, db := ix.docs[pa.doc].Path, ix.docs[pb.doc].Path; da != db {
+			return da < db
+		}
+		if pa.start != pb.start {
+			return pa.start < pb.start
+		}
+		return a.p < b.p // the same path twice in the input: index order
+	})
+	hits := make([]Hit, 0, min(topK, len(cands)))
+	for _, c := range cands[:min(topK, len(cands))] {
+		p := ix.passages[c.p]
+		doc := ix.docs[p.doc]
+		hits = append(hits, Hit{Path: doc.Path, Start: p.start, End: p.end, Text: doc.Text[p.start:p.end],
+			BM25: c.bm25, Embed: c.embed, Score: c.score})
+	}
+	return hits
+}
