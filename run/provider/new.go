@@ -11,25 +11,36 @@ import (
 // recognise.
 var ErrUnknownProvider = errors.New("unknown provider")
 
-// ErrNotSupported is returned (wrapped) by New for a provider that is
-// planned but not available in this build.
+// ErrNotSupported is kept for callers that test for it; New no longer
+// returns it, since every spec in Specs is available.
 var ErrNotSupported = errors.New("provider not yet supported")
 
 // Specs lists the provider specs New understands, for help texts and
 // did-you-mean suggestions. "script:FILE" stands for any script path.
 var Specs = []string{"mock", "script:FILE", "openai", "anthropic"}
 
-// remoteEnv names the environment variables a remote provider will read.
+// remoteEnv names the environment variables a remote provider reads.
 // Secrets are only ever read from the environment or the config file and
 // never written to plans, events or bundles.
 var remoteEnv = map[string][]string{
 	"openai":    {"OPENAI_API_KEY", "OPENAI_BASE_URL"},
-	"anthropic": {"ANTHROPIC_API_KEY"},
+	"anthropic": {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"},
+}
+
+// EnvVars returns the environment variables the provider named by spec
+// reads (the key first), or nil for one that reads none; for doctor and
+// help texts.
+func EnvVars(spec string) []string {
+	return append([]string(nil), remoteEnv[strings.TrimSpace(spec)]...)
 }
 
 // New returns the provider named by spec: "mock" (the default when spec is
 // empty), "script:PATH" (PATH relative to opts.BaseDir unless absolute),
-// "openai" or "anthropic". A script file with mistakes yields a
+// "openai" or "anthropic" (see NewOpenAI and NewAnthropic; a missing key
+// wraps ErrMissingKey). For the remote providers New also reads the
+// [providers] table of the config files (see LoadConfig); what opts
+// already holds wins over them, and a file with mistakes yields a
+// *ConfigError. A script file with mistakes yields a
 // *ScriptError whose diagnostics carry line and column.
 func New(spec string, opts Options) (Provider, error) {
 	spec = strings.TrimSpace(spec)
@@ -49,10 +60,24 @@ func New(spec string, opts Options) (Provider, error) {
 			return nil, err // not a typed nil inside the interface
 		}
 		return s, nil
-	}
-	if env, ok := remoteEnv[spec]; ok {
-		return nil, fmt.Errorf("%w: %q is planned but not available in this build (it will read %s); use --provider mock or --provider script:FILE for now",
-			ErrNotSupported, spec, strings.Join(env, " and "))
+	case spec == "openai":
+		if err := applyConfigFiles(&opts); err != nil {
+			return nil, err
+		}
+		p, err := NewOpenAI(opts)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	case spec == "anthropic":
+		if err := applyConfigFiles(&opts); err != nil {
+			return nil, err
+		}
+		p, err := NewAnthropic(opts)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	}
 	hint := ""
 	if s := closest(spec, []string{"mock", "script", "openai", "anthropic"}); s != "" {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNew(t *testing.T) {
+	clearRemoteEnv(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "s.yml"), []byte("default: hi\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -26,8 +27,8 @@ func TestNew(t *testing.T) {
 		{"script:" + filepath.Join(dir, "s.yml"), "script", nil, nil},
 		{"script:", "", ErrUnknownProvider, []string{"needs a file"}},
 		{"script:missing.yml", "", nil, []string{CodeScriptRead, "missing.yml"}},
-		{"openai", "", ErrNotSupported, []string{"OPENAI_API_KEY", "OPENAI_BASE_URL", "not available"}},
-		{"anthropic", "", ErrNotSupported, []string{"ANTHROPIC_API_KEY"}},
+		{"openai", "", ErrMissingKey, []string{"OPENAI_API_KEY"}},
+		{"anthropic", "", ErrMissingKey, []string{"ANTHROPIC_API_KEY"}},
 		{"mokc", "", ErrUnknownProvider, []string{`did you mean "mock"`}},
 		{"scrpt", "", ErrUnknownProvider, []string{`did you mean "script:FILE"`}},
 		{"gemini", "", ErrUnknownProvider, []string{"mock, script:FILE, openai, anthropic"}},

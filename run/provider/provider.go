@@ -116,6 +116,10 @@ type Usage struct {
 	InputTokens  int     `json:"input_tokens"`
 	OutputTokens int     `json:"output_tokens"`
 	CostUSD      float64 `json:"cost_usd"`
+	// CostUnknown is set when the model has no entry in Options.Prices:
+	// CostUSD is then 0 because the price is not known, not because the
+	// call was free.
+	CostUnknown bool `json:"cost_unknown,omitempty"`
 }
 
 // Stop reasons of a Response.
@@ -156,4 +160,10 @@ type Options struct {
 	Model string
 	// BaseDir resolves relative paths such as the FILE of "script:FILE".
 	BaseDir string
+	// Prices maps a model name to its price, from which the remote
+	// providers compute Usage.CostUSD (see prices.go).
+	Prices map[string]Price
+	// Remote configures the openai and anthropic providers: keys, base
+	// URLs, timeouts and retries (see remote.go).
+	Remote RemoteOptions
 }
