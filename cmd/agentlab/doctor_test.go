@@ -31,6 +31,9 @@ func TestShellQuote(t *testing.T) {
 func TestDoctorSectionsOrdered(t *testing.T) {
 	saved := doctorSections
 	defer func() { doctorSections = saved }()
+	// Start from the two built-in sections only, so that sections other
+	// files register (the real sandbox section) do not change the result.
+	doctorSections = []doctorSection{{name: "runs", order: 10, run: doctorRuns}, {name: "store", order: 20, run: doctorStore}}
 	addDoctorSection(doctorSection{name: "sandbox", order: 5, run: func(*doctorEnv) doctorResult {
 		return doctorResult{Summary: "bubblewrap missing", Findings: []doctorFinding{{Severity: sevWarning, Message: "no bwrap"}}}
 	}})

@@ -1,0 +1,219 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Mode is a tool's approval mode: how a call that needs approval is
+// settled.
+type Mode string
+
+const (
+	ModeAsk    Mode = "ask"    // a person decides (the default)
+	ModeGated  Mode = "gated"  // a gate judges; unsure, error or timeout go to a person
+	ModeAlways Mode = "always" // approved without asking
+)
+
+// Gate judges a call's arguments, normally with a model. It answers
+// "allow", "deny", or anything else for unsure.
+type Gate func(ctx context.Context, tool string, args json.RawMessage) (verdict string, err error)
+
+// Decision is the outcome of a check, recorded by the engine as an event.
+type Decision struct {
+	Allowed bool   `json:"allowed"`
+	Source  string `json:"source"` // remembered | rule N | mode | prompt | ci-refused | yes-flag
+	Reason  string `json:"reason"`
+}
+
+// Sources of a decision.
+const (
+	SourceRemembered = "remembered"
+	SourceMode       = "mode"
+	SourcePrompt     = "prompt"
+	SourceCIRefused  = "ci-refused"
+	SourceYesFlag    = "yes-flag"
+)
+
+// Options are the run-time parts of a checker.
+type Options struct {
+	Memory      *Memory       // remembered decisions; nil: a fresh one
+	Gate        Gate          // needed by gated tools
+	GateTimeout time.Duration // 30 s by default
+	Prompter    Prompter      // nil when there is no terminal (or in CI)
+	AssumeYes   bool          // --yes: approve what would be asked
+	ConfigFile  string        // where rules live, named in refusals ("agentlab.toml")
+}
+
+// Checker decides tool calls. It is safe for concurrent use.
+type Checker struct {
+	rules []Rule
+	modes map[string]Mode
+	opt   Options
+}
+
+// New checks cfg and returns a checker.
+func New(cfg Config, opt Options) (*Checker, error) {
+	c := &Checker{modes: map[string]Mode{}, opt: opt}
+	for i, r := range cfg.Rules {
+		if r.Arg != nil {
+			// compile fills in the matcher; work on a copy so that a Config
+			// shared by several checkers is never written concurrently.
+			m := *r.Arg
+			r.Arg = &m
+		}
+		if err := r.compile(); err != nil {
+			return nil, fmt.Errorf("permissions rule %d: %w", i+1, err)
+		}
+		c.rules = append(c.rules, r)
+	}
+	for tool, m := range cfg.Modes {
+		switch m {
+		case ModeAsk, ModeGated, ModeAlways:
+		default:
+			return nil, fmt.Errorf("permissions mode of %s: %q is not ask, gated or always", tool, m)
+		}
+		if m == ModeGated && opt.Gate == nil {
+			return nil, fmt.Errorf("permissions mode of %s is gated but no gate is configured", tool)
+		}
+		c.modes[tool] = m
+	}
+	if c.opt.Memory == nil {
+		c.opt.Memory = NewMemory()
+	}
+	if c.opt.GateTimeout <= 0 && cfg.GateTimeoutS > 0 {
+		c.opt.GateTimeout = time.Duration(cfg.GateTimeoutS) * time.Second
+	}
+	if c.opt.GateTimeout <= 0 {
+		c.opt.GateTimeout = 30 * time.Second
+	}
+	if c.opt.ConfigFile == "" {
+		c.opt.ConfigFile = "agentlab.toml"
+	}
+	return c, nil
+}
+
+// Memory returns the remembered decisions (to save them after a run).
+func (c *Checker) Memory() *Memory { return c.opt.Memory }
+
+// Check decides one call. An error means the check itself could not be
+// made (arguments that are not JSON, a prompt that failed); the call must
+// then not run.
+func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) (Decision, error) {
+	key, err := KeyOf(tool, args)
+	if err != nil {
+		return Decision{Reason: err.Error()}, err
+	}
+	switch c.opt.Memory.Lookup(key) {
+	case Deny:
+		return Decision{false, SourceRemembered, fmt.Sprintf("this exact call of %s was denied always before", tool)}, nil
+	case Allow:
+		return Decision{true, SourceRemembered, fmt.Sprintf("this exact call of %s was allowed always before", tool)}, nil
+	}
+	var decoded any
+	if len(args) > 0 {
+		_ = json.Unmarshal(args, &decoded) // valid: KeyOf parsed it
+	}
+	why := "no permission rule matches it"
+	askRule := 0
+	for i := range c.rules {
+		r := &c.rules[i]
+		if !r.matches(tool, decoded) {
+			continue
+		}
+		src := fmt.Sprintf("rule %d", i+1)
+		switch r.Decision {
+		case Allow:
+			return Decision{true, src, fmt.Sprintf("%s allows it (%s)", src, r)}, nil
+		case Deny:
+			return Decision{false, src, fmt.Sprintf("%s denies it (%s)", src, r)}, nil
+		}
+		why, askRule = src+" says ask", i+1
+		break
+	}
+	return c.ask(ctx, tool, args, key, why, askRule)
+}
+
+// ask settles a call that needs approval, by the tool's mode.
+func (c *Checker) ask(ctx context.Context, tool string, args json.RawMessage, key CallKey, why string, askRule int) (Decision, error) {
+	switch c.modes[tool] {
+	case ModeAlways:
+		return Decision{true, SourceMode, fmt.Sprintf("%s; the approval mode of %s is always", why, tool)}, nil
+	case ModeGated:
+		verdict, err := c.runGate(ctx, tool, args)
+		switch {
+		case err != nil:
+			why = fmt.Sprintf("%s; the gate could not decide (%v)", why, err)
+		case verdict == "allow":
+			return Decision{true, SourceMode, "the gate allowed the arguments (approval mode gated)"}, nil
+		case verdict == "deny":
+			return Decision{false, SourceMode, "the gate denied the arguments (approval mode gated)"}, nil
+		default:
+			why = fmt.Sprintf("%s; the gate was unsure (%q)", why, verdict)
+		}
+	}
+	if c.opt.AssumeYes {
+		return Decision{true, SourceYesFlag, why + "; approved by --yes"}, nil
+	}
+	if c.opt.Prompter == nil {
+		return Decision{false, SourceCIRefused, c.ciMessage(tool, why, askRule)}, nil
+	}
+	a, err := c.opt.Prompter.Ask(ctx, Request{Tool: tool, Args: args, Why: why})
+	if err != nil {
+		return Decision{false, SourcePrompt, fmt.Sprintf("%s; the prompt failed: %v", why, err)}, err
+	}
+	switch a {
+	case AnswerYes:
+		return Decision{true, SourcePrompt, "allowed once at the prompt"}, nil
+	case AnswerAlways:
+		c.opt.Memory.AlwaysAllow(key)
+		return Decision{true, SourcePrompt, "allowed always at the prompt (this exact call is remembered)"}, nil
+	case AnswerDenyAlways:
+		c.opt.Memory.AlwaysDeny(key)
+		return Decision{false, SourcePrompt, "denied always at the prompt (this exact call is remembered)"}, nil
+	}
+	return Decision{false, SourcePrompt, "denied at the prompt"}, nil
+}
+
+// runGate calls the gate within the timeout and normalises its verdict.
+func (c *Checker) runGate(ctx context.Context, tool string, args json.RawMessage) (string, error) {
+	gctx, cancel := context.WithTimeout(ctx, c.opt.GateTimeout)
+	defer cancel()
+	type res struct {
+		v   string
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		v, err := c.opt.Gate(gctx, tool, args)
+		ch <- res{v, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err == nil && gctx.Err() != nil {
+			r.err = gctx.Err()
+		}
+		if errors.Is(r.err, context.DeadlineExceeded) {
+			return "", fmt.Errorf("timed out after %s", c.opt.GateTimeout)
+		}
+		return strings.ToLower(strings.TrimSpace(r.v)), r.err
+	case <-gctx.Done():
+		return "", fmt.Errorf("timed out after %s", c.opt.GateTimeout)
+	}
+}
+
+// ciMessage is the refusal when nobody can be asked: it names the rule
+// that would allow the call.
+func (c *Checker) ciMessage(tool, why string, askRule int) string {
+	rule := Rule{Tool: tool, Decision: Allow}
+	where := ""
+	if askRule > 0 {
+		where = fmt.Sprintf(" (placed before rule %d)", askRule)
+	}
+	return fmt.Sprintf("%s needs approval (%s) and there is no terminal to ask (CI or stdin not a terminal); to allow it, add to %s%s: %s — or run with --yes",
+		tool, why, c.opt.ConfigFile, where, rule.String())
+}

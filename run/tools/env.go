@@ -1,0 +1,6 @@
+package tools
+
+import "os"
+
+// lookupEnv is the default secret source: the environment.
+func lookupEnv(name string) (string, bool) { return os.LookupEnv(name) }
