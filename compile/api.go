@@ -35,7 +35,9 @@ func LintPaths(paths []string, opts Options) (diag.List, error) {
 			if err := readable(p); err != nil {
 				return all.Sorted(), err
 			}
-			all = append(all, s.lintFile(p, KindOf(p, peek(p)))...)
+			if k := KindOf(p, peek(p)); k != KindSuite {
+				all = append(all, s.lintFile(p, k)...)
+			}
 			continue
 		}
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
@@ -55,7 +57,7 @@ func LintPaths(paths []string, opts Options) (diag.List, error) {
 			if k == KindUnknown && isYAML(path) {
 				k = KindOf(path, peek(path))
 			}
-			if k != KindUnknown {
+			if k != KindUnknown && k != KindSuite {
 				if err := readable(path); err != nil {
 					return err
 				}

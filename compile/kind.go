@@ -14,6 +14,9 @@ const (
 	KindFlow
 	KindCard
 	KindPatch
+	// KindSuite is an evaluation suite (*.eval.yml): package eval lints
+	// it, so LintPaths passes over it.
+	KindSuite
 )
 
 func (k FileKind) String() string {
@@ -24,6 +27,8 @@ func (k FileKind) String() string {
 		return "card"
 	case KindPatch:
 		return "patch"
+	case KindSuite:
+		return "suite"
 	}
 	return "unknown"
 }
@@ -46,6 +51,8 @@ func KindOf(path string, data []byte) FileKind {
 			return KindCard
 		case strings.HasSuffix(stem, ".flow"):
 			return KindFlow
+		case strings.HasSuffix(stem, ".eval"):
+			return KindSuite
 		}
 		if hasTopLevelKey(data, "agentlab") {
 			return KindFlow

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentlab/agentlab/compile"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/eval"
 )
 
 func init() { register("lint", newLintCmd) }
@@ -17,7 +18,8 @@ func newLintCmd() *cobra.Command {
 		Use:   "lint [PATH...]",
 		Short: "Check flow files, preset patches and metric cards",
 		Long: `Lint flow files (*.flow.yml, and *.yml/*.yaml with a top-level "agentlab:" key),
-preset patches (*.patch.yml) and metric cards (*.card.yml). Directories are
+preset patches (*.patch.yml), metric cards (*.card.yml) and evaluation suites
+(*.eval.yml). Directories are
 walked. Every finding has file, line, column, a stable code and a fix.
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or unreadable input.
@@ -42,6 +44,13 @@ Examples:
 			if err != nil {
 				return exitf(exitUsage, "%v", err)
 			}
+			// Evaluation suites (*.eval.yml) are linted by package eval,
+			// which compiles the flow each suite names.
+			suites, err := eval.LintPaths(args)
+			if err != nil {
+				return exitf(exitUsage, "%v", err)
+			}
+			list = append(list, suites...)
 			if err := diag.Write(cmd.OutOrStdout(), format, list, diag.TextOptions{Color: useColor(os.Stdout), ToolVersion: version}); err != nil {
 				return exitf(exitUsage, "%v", err)
 			}

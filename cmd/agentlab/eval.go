@@ -1,0 +1,344 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/eval"
+	"github.com/agentlab/agentlab/eval/flowrun"
+	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/run"
+	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+func init() { register("eval", newEvalCmd) }
+
+type evalFlags struct {
+	variants []string
+	provider string
+	model    string
+	parallel int
+	timeout  time.Duration
+	maxCost  float64
+	junit    string
+	format   string
+	out      string
+	baseline string
+	resume   bool
+	shard    string
+	merge    []string
+	estimate bool
+	dataDir  string
+	actor    string
+}
+
+func newEvalCmd() *cobra.Command {
+	var f evalFlags
+	cmd := &cobra.Command{
+		Use:   "eval SUITE.eval.yml",
+		Short: "Evaluate a flow against a question suite and compare with a baseline",
+		Long: `Run every question of an evaluation suite through its flow under each variant
+(provider, model, preset, judge, repeats) and score the answers: a question
+passes when the values its expectation computes (SQL over the flow's sources,
+or a metric of a pinned card) appear among the answer's numbers within the
+precision they are written with. Prints accuracy and traceable accuracy with
+95% Wilson intervals, issuance tiers, tokens/cost/time percentiles, A/B pairs
+with an exact McNemar test, and transitions against --baseline.
+
+Each case is a sealed run; the evaluation itself is recorded and sealed
+under <data-dir>/runs/eval-…, and --resume continues an interrupted one
+without re-running finished cases. --shard i/n runs the questions whose id
+hashes into part i; --merge combines shard results (by content address).
+
+Exit codes: 0 no regressions, 1 regressions (with --baseline: a question
+that passed, or is new, fails now; without: any question fails; also cases
+left unrun), 2 usage, an invalid suite, or an estimate above --max-cost.
+
+Examples:
+  agentlab eval examples/traceable-weekly/traceable-weekly.eval.yml
+  agentlab eval suite.eval.yml --baseline main.json --junit junit.xml --out new.json
+  agentlab eval suite.eval.yml --shard 2/4 --out part2.json
+  agentlab eval --merge part1.json --merge part2.json --baseline main.json`,
+		Args: cobra.RangeArgs(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runEval(cmd, args, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVar(&f.variants, "variant", nil, "run only this variant (repeatable)")
+	fl.StringVar(&f.provider, "provider", "", "provider for every variant: mock|script:FILE|openai|anthropic")
+	fl.StringVar(&f.model, "model", "", "model for every variant")
+	fl.IntVar(&f.parallel, "parallel", 0, "cases run at once (default settings.parallel, else 1)")
+	fl.DurationVar(&f.timeout, "timeout", 0, "time limit per question, e.g. 90s (default settings.timeout_s)")
+	fl.Float64Var(&f.maxCost, "max-cost", 0, "cost cap in USD: refuse an estimate above it, stop starting cases once spent")
+	fl.StringVar(&f.junit, "junit", "", "write JUnit XML to FILE")
+	fl.StringVar(&f.format, "format", "text", "output format: text|json")
+	fl.StringVar(&f.out, "out", "", "write the result JSON to FILE (usable as a later --baseline)")
+	fl.StringVar(&f.baseline, "baseline", "", "compare with this result file")
+	fl.BoolVar(&f.resume, "resume", false, "continue the last unfinished evaluation of this suite and options")
+	fl.StringVar(&f.shard, "shard", "", "run part i of n of the questions, as i/n")
+	fl.StringArrayVar(&f.merge, "merge", nil, "merge these shard result files instead of running (repeatable)")
+	fl.BoolVar(&f.estimate, "estimate", false, "print the cost estimate and stop")
+	fl.StringVar(&f.dataDir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	fl.StringVar(&f.actor, "actor", "", "who starts the runs (default $USER)")
+	return cmd
+}
+
+func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
+	if err := checkFormat(f.format, "text", "json"); err != nil {
+		return err
+	}
+	if f.parallel < 0 || f.maxCost < 0 || f.timeout < 0 {
+		return exitf(exitUsage, "--parallel, --max-cost and --timeout must not be negative")
+	}
+	var base *eval.Result
+	if f.baseline != "" {
+		b, err := eval.ReadResult(f.baseline)
+		if err != nil {
+			return exitf(exitUsage, "--baseline: %v", err)
+		}
+		base = b
+	}
+	if len(f.merge) > 0 {
+		if len(args) > 0 {
+			return exitf(exitUsage, "--merge combines result files and runs nothing; give it without a suite file")
+		}
+		return mergeEval(cmd, f, base)
+	}
+	if len(args) != 1 {
+		return exitf(exitUsage, "name a suite file (*.eval.yml), or give --merge FILE...\nRun 'agentlab eval --help' for usage.")
+	}
+	var shard *eval.Shard
+	if f.shard != "" {
+		s, err := eval.ParseShard(f.shard)
+		if err != nil {
+			return exitf(exitUsage, "%v", err)
+		}
+		shard = s
+	}
+	path := args[0]
+	s, p, h, l := suite.Load(path, eval.CompileFlow)
+	if len(l) > 0 {
+		_ = diag.WriteText(cmd.ErrOrStderr(), l.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
+	}
+	if s == nil {
+		return exitf(exitUsage, "%s cannot be evaluated; fix the errors above (agentlab lint %s)", path, path)
+	}
+	if f.provider != "" {
+		if _, err := provider.New(f.provider, provider.Options{}); err != nil {
+			return exitf(exitUsage, "--provider: %v", err)
+		}
+	}
+	epoch, err := run.SourceDateEpoch()
+	if err != nil {
+		return exitf(exitUsage, "%v", err)
+	}
+	opts := eval.Options{
+		Suite: s, Plan: p, PlanHash: h, Variants: f.variants, Shard: shard, Parallel: f.parallel,
+		Timeout: f.timeout, MaxCostUSD: f.maxCost, DataDir: dataDir(f.dataDir), Resume: f.resume,
+		Epoch: epoch, Baseline: base, BaselineFile: f.baseline,
+		Config: map[string]any{"provider": f.provider, "model": f.model},
+	}
+	if f.provider != "" {
+		if file, ok := strings.CutPrefix(f.provider, "script:"); ok {
+			if abs, err := filepath.Abs(file); err == nil {
+				opts.Config["provider"] = "script:" + abs
+			}
+		}
+	}
+	_, _, vs := eval.Cases(&opts)
+	if len(vs) == 0 && len(f.variants) > 0 {
+		return exitf(exitUsage, "the suite has no variant %s", strings.Join(f.variants, ", "))
+	}
+	for _, v := range f.variants {
+		if _, ok := s.Variant(v); !ok {
+			return exitf(exitUsage, "the suite has no variant %q", v)
+		}
+	}
+	if f.provider != "" {
+		for i := range vs {
+			vs[i].Provider = f.provider
+		}
+	}
+	cases, qs, _ := eval.Cases(&opts)
+	est := eval.EstimateCost(p, vs, len(qs))
+	if !global.quiet || f.estimate {
+		w := cmd.ErrOrStderr()
+		if f.estimate {
+			w = cmd.OutOrStdout()
+		}
+		fmt.Fprintf(w, "estimate: %d question(s) × %d variant(s) = %d case(s), ~%d tokens, ~$%.4f", len(qs), len(vs), len(cases), est.Tokens, est.CostUSD)
+		if len(est.Unpriced) > 0 {
+			fmt.Fprintf(w, " (cost unknown for %s: give the variant a price:)", strings.Join(est.Unpriced, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	if f.estimate {
+		return nil
+	}
+	maxCost := f.maxCost
+	if maxCost == 0 {
+		maxCost = s.Settings.MaxCostUSD
+	}
+	if maxCost > 0 && est.CostUSD > maxCost {
+		return exitf(exitUsage, "the estimated cost $%.4f is above the cap $%.4f; raise --max-cost (or settings.max_cost_usd), or run fewer variants or repeats", est.CostUSD, maxCost)
+	}
+
+	oracle, err := eval.NewSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)))
+	if err != nil {
+		return exitf(exitUsage, "loading the flow's sources: %v", err)
+	}
+	defer oracle.Close()
+	opts.Oracle = oracle
+	actor := f.actor
+	if actor == "" {
+		actor = os.Getenv("USER")
+	}
+	fr := &flowrun.Runner{Plan: p, PlanHash: h, Flow: suite.FlowPath(s), SuiteDir: filepath.Dir(path),
+		DataDir: opts.DataDir, Answer: s.Answer, Actor: actor, Epoch: epoch, Provider: f.provider, Model: f.model}
+	if err := fr.Prepare(vs); err != nil {
+		return exitf(exitUsage, "%v", err)
+	}
+	opts.Runner = fr
+	opts.Judge = judgeFor(f, vs)
+	quiet := global.quiet
+	errw := cmd.ErrOrStderr()
+	opts.Started = func(id string, resumed bool) {
+		if !quiet {
+			verb := "started"
+			if resumed {
+				verb = "resumed"
+			}
+			fmt.Fprintf(errw, "eval %s %s\n", id, verb)
+		}
+	}
+	opts.Progress = func(c eval.CaseResult) {
+		if quiet {
+			return
+		}
+		mark := "ok  "
+		if !c.Pass {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(errw, "%s %s [%s #%d] %.0f ms\n", mark, c.Question, c.Variant, c.Repeat+1, c.Millis)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := eval.Evaluate(ctx, opts)
+	if err != nil {
+		var le *runlog.LockedError
+		switch {
+		case errors.Is(err, eval.ErrResumeNothing):
+			return exitf(exitUsage, "%v; start one without --resume", err)
+		case errors.As(err, &le), errors.Is(err, runlog.ErrExists):
+			return exitf(exitUsage, "%v", err)
+		}
+		return exitf(exitFailed, "eval: %v", err)
+	}
+	return finishEval(cmd, f, res)
+}
+
+// judgeFor builds the key-point judge from the first judging variant's
+// provider (or --provider).
+func judgeFor(f evalFlags, vs []suite.Variant) eval.Judge {
+	for _, v := range vs {
+		if !v.Judge {
+			continue
+		}
+		spec := v.Provider
+		if f.provider != "" {
+			spec = f.provider
+		}
+		if strings.HasPrefix(spec, "script:") {
+			spec = "mock" // a script answers the flow's nodes, not a judge
+		}
+		model := v.Model
+		if f.model != "" {
+			model = f.model
+		}
+		p, err := provider.New(spec, provider.Options{Seed: v.Seed, Model: model})
+		if err != nil {
+			return nil
+		}
+		return eval.ProviderJudge{Provider: p, Model: model}
+	}
+	return nil
+}
+
+// mergeEval merges shard result files.
+func mergeEval(cmd *cobra.Command, f evalFlags, base *eval.Result) error {
+	var rs []*eval.Result
+	for _, m := range f.merge {
+		r, err := eval.ReadResult(m)
+		if err != nil {
+			return exitf(exitUsage, "--merge: %v", err)
+		}
+		rs = append(rs, r)
+	}
+	res, err := eval.Merge(rs)
+	if err != nil {
+		return exitf(exitUsage, "--merge: %v", err)
+	}
+	if base != nil {
+		res.Baseline = eval.Compare(base, res, f.baseline)
+	}
+	res.Exit = eval.ExitCode(res)
+	return finishEval(cmd, f, res)
+}
+
+// finishEval writes the outputs and returns the exit code.
+func finishEval(cmd *cobra.Command, f evalFlags, res *eval.Result) error {
+	if f.out != "" {
+		if err := writeFileWith(f.out, func(w io.Writer) error { return writeEvalJSON(w, res) }); err != nil {
+			return exitf(exitFailed, "--out: %v", err)
+		}
+	}
+	if f.junit != "" {
+		if err := writeFileWith(f.junit, func(w io.Writer) error { return eval.WriteJUnit(w, res) }); err != nil {
+			return exitf(exitFailed, "--junit: %v", err)
+		}
+	}
+	if f.format == "json" {
+		if err := writeEvalJSON(cmd.OutOrStdout(), res); err != nil {
+			return exitf(exitFailed, "%v", err)
+		}
+	} else {
+		eval.WriteText(cmd.OutOrStdout(), res)
+	}
+	return exitCode(res.Exit)
+}
+
+func writeEvalJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// writeFileWith renders a file in memory and writes it atomically, so a
+// reader never sees half a result.
+func writeFileWith(path string, fill func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := fill(&b); err != nil {
+		return err
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return fsutil.WriteFileAtomic(path, b.Bytes(), 0o644)
+}

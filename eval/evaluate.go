@@ -1,0 +1,435 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+// Oracle computes the expected values of a question's expectation for
+// this evaluation (SQL over the flow's sources). It is asked once per
+// question per evaluation, never cached across evaluations.
+type Oracle interface {
+	Expected(ctx context.Context, q *suite.Question) Expected
+}
+
+// Options configure Evaluate.
+type Options struct {
+	Suite    *suite.Suite
+	Plan     *plan.Plan
+	PlanHash hashid.ID
+	Runner   Runner
+	Oracle   Oracle // nil: sql expectations fail with "no oracle"
+	Judge    Judge  // nil: key points are not judged
+	// Variants, when set, keeps only these variants (by name).
+	Variants []string
+	Shard    *Shard
+	Parallel int           // cases at once (default: settings.parallel, else 1)
+	Timeout  time.Duration // per case (default: question, then settings timeout_s; 0 none)
+	// MaxCostUSD stops starting cases once the measured cost reaches it
+	// (default settings.max_cost_usd; 0 none).
+	MaxCostUSD float64
+	// DataDir, when set, records and seals the evaluation there.
+	DataDir string
+	Resume  bool
+	Epoch   *time.Time
+	// Baseline, when set, is compared with (BaselineFile names it).
+	Baseline     *Result
+	BaselineFile string
+	// Config holds anything else that changes what the evaluation runs
+	// (provider overrides): it enters the configuration hash --resume
+	// matches on.
+	Config map[string]any
+	// Progress is called after each finished case (serially).
+	Progress func(CaseResult)
+	// Started is called with the evaluation id before the first case.
+	Started func(id string, resumed bool)
+}
+
+// ErrResumeNothing says --resume found no evaluation of this configuration.
+var ErrResumeNothing = errors.New("no evaluation of this suite with these options to resume")
+
+// Cases lists the cases of the options' suite, variants and shard, in
+// question order, then variant, then repeat.
+func Cases(o *Options) ([]Case, []string, []suite.Variant) {
+	s := o.Suite
+	var vs []suite.Variant
+	for _, v := range s.Variants {
+		if len(o.Variants) == 0 || containsStr(o.Variants, v.Name) {
+			vs = append(vs, v)
+		}
+	}
+	var cs []Case
+	var qs []string
+	for i := range s.Questions {
+		q := &s.Questions[i]
+		if !o.Shard.Has(q.ID) {
+			continue
+		}
+		qs = append(qs, q.ID)
+		for j := range vs {
+			for r := 0; r < vs[j].Repeats; r++ {
+				cs = append(cs, Case{Question: q, Variant: &vs[j], Repeat: r})
+			}
+		}
+	}
+	return cs, qs, vs
+}
+
+// configHash identifies what an evaluation runs, for --resume.
+func configHash(o *Options, suiteHash string, vs []suite.Variant) (hashid.ID, error) {
+	names := make([]string, len(vs))
+	for i, v := range vs {
+		names[i] = v.Name
+	}
+	shard := ""
+	if o.Shard != nil {
+		shard = o.Shard.String()
+	}
+	b, err := canon.Marshal(map[string]any{"suite": suiteHash, "plan": o.PlanHash.String(), "variants": names, "shard": shard, "config": o.Config})
+	if err != nil {
+		return hashid.ID{}, err
+	}
+	return hashid.Sum(b), nil
+}
+
+// Evaluate runs every case not finished yet and scores it, then builds
+// and (with a DataDir) seals the result. ctx cancellation stops starting
+// new cases; finished ones are kept and can be resumed.
+func Evaluate(ctx context.Context, o Options) (*Result, error) {
+	s := o.Suite
+	if s == nil || o.Plan == nil || o.Runner == nil {
+		return nil, errors.New("eval: suite, plan and runner are required")
+	}
+	for _, v := range o.Variants {
+		if _, ok := s.Variant(v); !ok {
+			return nil, fmt.Errorf("the suite has no variant %q", v)
+		}
+	}
+	suiteHash, suiteJSON, err := s.Hash()
+	if err != nil {
+		return nil, err
+	}
+	cases, qids, vs := Cases(&o)
+	res := &Result{
+		Format: ResultFormat, Suite: suiteHash.String(), Name: s.Name, Flow: s.Flow, Plan: o.PlanHash.String(),
+		Shard: o.Shard, Questions: qids, Status: "complete", Pairs: []Pair{}, Cases: []CaseResult{},
+	}
+	if res.Questions == nil {
+		res.Questions = []string{}
+	}
+	res.Estimate = EstimateCost(o.Plan, vs, len(qids))
+	cfg, err := configHash(&o, res.Suite, vs)
+	if err != nil {
+		return nil, err
+	}
+
+	var rec *recorder
+	done := map[Key]CaseResult{}
+	if o.DataDir != "" {
+		if o.Resume {
+			id, finished, err := findResumable(o.DataDir, cfg)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case id == "":
+				return nil, ErrResumeNothing
+			case finished:
+				// A finished evaluation is shown as it was sealed; nothing changes.
+				got, seal, err := readFinished(o.DataDir, id)
+				if err != nil {
+					return nil, err
+				}
+				res.Eval, res.Seal = id, seal
+				return assemble(res, cases, got, o), nil
+			}
+			if rec, err = reopenRecord(o.DataDir, id, cfg); err != nil {
+				return nil, err
+			}
+			res.Eval = id
+			done = rec.done
+		} else {
+			id, err := newEvalID(cfg, o.Epoch)
+			if err != nil {
+				return nil, err
+			}
+			shard := ""
+			if o.Shard != nil {
+				shard = o.Shard.String()
+			}
+			started := map[string]any{"flow": s.Flow, "name": s.Name, "config": cfg.String(), "shard": shard,
+				"cases": len(cases), "questions": len(qids)}
+			if rec, err = openRecord(o.DataDir, id, cfg, res.Suite, res.Plan, suiteJSON, started, o.Epoch); err != nil {
+				if errors.Is(err, runlog.ErrExists) {
+					return nil, fmt.Errorf("%w: evaluation %s was run before with this suite and these options (SOURCE_DATE_EPOCH fixes its id); show or continue it with --resume, or remove %s",
+						runlog.ErrExists, id, filepath.Join(runlog.RunsDir(o.DataDir), id))
+				}
+				return nil, err
+			}
+			res.Eval = id
+		}
+		defer rec.close()
+	}
+	if o.Started != nil {
+		o.Started(res.Eval, o.Resume)
+	}
+
+	todo := make([]Case, 0, len(cases))
+	for _, c := range cases {
+		if _, ok := done[c.Key()]; !ok {
+			todo = append(todo, c)
+		}
+	}
+	// Cases not started (cost cap, cancellation) are simply absent from
+	// done; assemble counts them as unrun.
+	prior := 0.0
+	for _, c := range done {
+		prior += c.CostUSD
+	}
+	got, err := runCases(ctx, &o, todo, rec, prior)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range got {
+		done[k] = v
+	}
+	res = assemble(res, cases, done, o)
+	if rec != nil {
+		if res.Status == "complete" {
+			seal, err := rec.finish(res)
+			if err != nil {
+				return nil, err
+			}
+			res.Seal = seal
+		} else if err := rec.stop(res.Unrun, ctx.Err() != nil); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// assemble orders the finished cases and computes summaries, pairs, the
+// baseline comparison and the exit code.
+func assemble(res *Result, cases []Case, done map[Key]CaseResult, o Options) *Result {
+	res.Cases = res.Cases[:0]
+	unrun := 0
+	for _, c := range cases {
+		if cr, ok := done[c.Key()]; ok {
+			res.Cases = append(res.Cases, cr)
+		} else {
+			unrun++
+		}
+	}
+	res.Unrun = unrun
+	if unrun > 0 {
+		res.Status = "incomplete"
+	}
+	res.Summary = Summarize(res.Cases)
+	res.Pairs = Pairs(res.Cases, variantNames(res.Cases))
+	if o.Baseline != nil {
+		res.Baseline = Compare(o.Baseline, res, o.BaselineFile)
+	}
+	res.Exit = ExitCode(res)
+	return res
+}
+
+// runCases runs todo with o.Parallel workers. Finished cases go to one
+// writer, which appends whatever has accumulated as one batch (one fsync
+// for many cases while the workers keep going). It returns the scored
+// cases; those not started (cost cap or cancellation) are absent.
+// spent is what earlier attempts of a resumed evaluation cost: the cap is
+// on the whole evaluation.
+func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent float64) (map[Key]CaseResult, error) {
+	par := o.Parallel
+	if par <= 0 {
+		par = o.Suite.Settings.Parallel
+	}
+	if par <= 0 {
+		par = 1
+	}
+	maxCost := o.MaxCostUSD
+	if maxCost <= 0 {
+		maxCost = o.Suite.Settings.MaxCostUSD
+	}
+	exp := newExpectations(o.Oracle)
+	var (
+		spentMu sync.Mutex
+		next    atomic.Int64
+		wg      sync.WaitGroup
+	)
+	results := make(chan CaseResult, 4*par)
+	out := make(map[Key]CaseResult, len(todo))
+	writeErr := make(chan error, 1)
+	go func() {
+		writeErr <- writeCases(results, rec, out, o.Progress)
+	}()
+	for w := 0; w < min(par, len(todo)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(todo) {
+					return
+				}
+				spentMu.Lock()
+				over := maxCost > 0 && spent >= maxCost
+				spentMu.Unlock()
+				if over || ctx.Err() != nil {
+					continue
+				}
+				cr := runOne(ctx, o, todo[i], exp)
+				if ctx.Err() != nil && cr.Status != StatusSucceeded {
+					// Cut short by the interruption, not by the flow: leave it
+					// for --resume instead of recording a failure.
+					continue
+				}
+				spentMu.Lock()
+				spent += cr.CostUSD
+				spentMu.Unlock()
+				results <- cr
+			}
+		}()
+	}
+	wg.Wait()
+	close(results)
+	if err := <-writeErr; err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// writeCases drains results into out, recording them in batches. After a
+// write error it keeps draining (so workers never block) and returns the
+// first error.
+func writeCases(results <-chan CaseResult, rec *recorder, out map[Key]CaseResult, progress func(CaseResult)) error {
+	var firstErr error
+	batch := make([]*CaseResult, 0, 64)
+	for cr := range results {
+		batch = append(batch[:0], &cr)
+	more:
+		for len(batch) < cap(batch) {
+			select {
+			case c, ok := <-results:
+				if !ok {
+					break more
+				}
+				batch = append(batch, &c)
+			default:
+				break more
+			}
+		}
+		if firstErr == nil {
+			if rec != nil {
+				firstErr = rec.addCases(batch)
+			} else {
+				for _, c := range batch {
+					if _, err := c.seal(); err != nil && firstErr == nil {
+						firstErr = err
+					}
+				}
+			}
+		}
+		for _, c := range batch {
+			out[c.Key()] = *c
+			if progress != nil {
+				progress(*c)
+			}
+		}
+	}
+	return firstErr
+}
+
+// runOne runs, scores and judges one case.
+func runOne(ctx context.Context, o *Options, c Case, exp *expectations) CaseResult {
+	timeout := o.Timeout
+	if c.Question.TimeoutS > 0 {
+		timeout = time.Duration(c.Question.TimeoutS * float64(time.Second))
+	} else if timeout <= 0 && o.Suite.Settings.TimeoutS > 0 {
+		timeout = time.Duration(o.Suite.Settings.TimeoutS * float64(time.Second))
+	}
+	cctx := ctx
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	start := time.Now()
+	ans, err := o.Runner.Run(cctx, c)
+	if err != nil {
+		ans = Answer{Status: StatusError, Error: err.Error()}
+	}
+	if cctx.Err() != nil && ctx.Err() == nil && ans.Status != StatusSucceeded {
+		ans.Status = StatusCancelled
+		ans.Error = fmt.Sprintf("the question took longer than its %s timeout", timeout)
+	}
+	e := exp.get(ctx, c.Question)
+	cr := Score(c.Question, e, ans, o.Suite.CardFor)
+	cr.Variant, cr.Repeat = c.Variant.Name, c.Repeat
+	for _, kp := range c.Question.KeyPoints {
+		v := VerdictNotJudged
+		if c.Variant.Judge && o.Judge != nil && ans.Status == StatusSucceeded {
+			verdict, u, err := o.Judge.Judge(ctx, c, ans.Text, kp)
+			if err == nil {
+				v = verdict
+				cr.Tokens += u.InputTokens + u.OutputTokens
+				cr.CostUSD += u.CostUSD
+			}
+		}
+		cr.KeyPoints = append(cr.KeyPoints, KeyPoint{Point: kp, Verdict: v})
+	}
+	if o.Epoch == nil {
+		// Under a fixed clock (SOURCE_DATE_EPOCH) times are not recorded,
+		// so that the evaluation's seal is reproducible.
+		cr.Millis = float64(time.Since(start).Microseconds()) / 1000
+	}
+	return cr
+}
+
+// expectations computes each question's expectation once per evaluation.
+type expectations struct {
+	o  Oracle
+	mu sync.Mutex
+	m  map[string]*onceExpected
+}
+
+type onceExpected struct {
+	once sync.Once
+	e    Expected
+}
+
+func newExpectations(o Oracle) *expectations {
+	return &expectations{o: o, m: map[string]*onceExpected{}}
+}
+
+func (x *expectations) get(ctx context.Context, q *suite.Question) Expected {
+	if q.Expect.Kind != suite.KindSQL {
+		return Expected{}
+	}
+	x.mu.Lock()
+	oe, ok := x.m[q.ID]
+	if !ok {
+		oe = &onceExpected{}
+		x.m[q.ID] = oe
+	}
+	x.mu.Unlock()
+	oe.once.Do(func() {
+		if x.o == nil {
+			oe.e = Expected{SQL: q.Expect.SQL, Err: errors.New("no data sources are loaded to compute it")}
+			return
+		}
+		oe.e = x.o.Expected(ctx, q)
+	})
+	return oe.e
+}

@@ -1,0 +1,258 @@
+// Package flowrun runs evaluation cases as real runs of the flow under
+// test, through the run facade (run.Start): each case is a sealed run in
+// the data dir with origin "eval". It is kept apart from package eval so
+// that the harness (scoring, statistics, records) builds and is tested
+// without the engine.
+package flowrun
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentlab/agentlab/eval"
+	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/presets"
+	"github.com/agentlab/agentlab/run"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+// Runner runs the flow under test through the run facade: every case
+// is a real, sealed run in the data dir (origin "eval"), whose events are
+// then read for the SQL it issued, the metrics it computed and the
+// issuance tier of its contracted output.
+type Runner struct {
+	Plan     *plan.Plan
+	PlanHash hashid.ID
+	// Flow is the flow file's path (its directory resolves the data
+	// sources); SuiteDir resolves a variant's script:FILE.
+	Flow     string
+	SuiteDir string
+	DataDir  string
+	// Answer names the output field holding the answer ("" see AnswerText).
+	Answer string
+	Actor  string
+	Epoch  *time.Time
+	// Provider and Model, when set, override every variant's.
+	Provider string
+	Model    string
+
+	plans map[string]variantPlan // by preset name
+}
+
+type variantPlan struct {
+	p *plan.Plan
+	h hashid.ID
+}
+
+// Prepare resolves the preset of every variant that names one: the
+// variant then runs the flow's plan with that preset (a different plan
+// hash, recorded in each run).
+func (r *Runner) Prepare(vs []suite.Variant) error {
+	r.plans = map[string]variantPlan{}
+	for _, v := range vs {
+		if v.Preset == "" || v.Preset == r.Plan.Preset.Name {
+			continue
+		}
+		if _, ok := r.plans[v.Preset]; ok {
+			continue
+		}
+		pr, ds := presets.Resolve(v.Preset, filepath.Dir(r.Flow))
+		if ds.HasErrors() {
+			return fmt.Errorf("variant %q: %s (%s)", v.Name, ds[0].Message, suite.CodeVariant)
+		}
+		cp := *r.Plan
+		cp.Preset = pr
+		h, err := cp.Hash()
+		if err != nil {
+			return err
+		}
+		r.plans[v.Preset] = variantPlan{&cp, h}
+	}
+	return nil
+}
+
+// provider returns the variant's provider with a script path made
+// absolute against the suite's directory.
+func (r *Runner) provider(v *suite.Variant) string {
+	p := v.Provider
+	if r.Provider != "" {
+		p = r.Provider
+	}
+	if file, ok := strings.CutPrefix(p, "script:"); ok && !filepath.IsAbs(file) {
+		base := r.SuiteDir
+		if r.Provider != "" {
+			base = "" // a command-line script is relative to the working directory
+		}
+		if abs, err := filepath.Abs(filepath.Join(base, file)); err == nil {
+			p = "script:" + abs
+		}
+	}
+	return p
+}
+
+// Run implements eval.Runner.
+func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
+	p, h := r.Plan, r.PlanHash
+	if vp, ok := r.plans[c.Variant.Preset]; ok {
+		p, h = vp.p, vp.h
+	}
+	model := c.Variant.Model
+	if r.Model != "" {
+		model = r.Model
+	}
+	opts := run.Options{
+		DataDir: r.DataDir, Plan: p, PlanHash: h, Source: r.Flow, Kind: run.KindExploratory,
+		Inputs: c.Question.Inputs, Provider: r.provider(c.Variant), Model: model,
+		Seed: c.Variant.Seed + int64(c.Repeat), Actor: r.Actor, Origin: eval.KindEval, Epoch: r.Epoch,
+		Parallel: 1,
+	}
+	out, err := run.Start(ctx, opts)
+	if err != nil && r.Epoch != nil && errors.Is(err, runlog.ErrExists) {
+		// The same plan, inputs, seed and provider were run before under a
+		// fixed clock: run again under a fresh id.
+		opts.Epoch = nil
+		out, err = run.Start(ctx, opts)
+	}
+	if err != nil {
+		return eval.Answer{}, err
+	}
+	ans := eval.Answer{Status: out.Status, Run: out.RunID, Seal: out.Seal, Error: out.Error}
+	for _, n := range out.Nodes {
+		ans.InputTokens += n.Usage.InputTokens
+		ans.OutputTokens += n.Usage.OutputTokens
+		ans.CostUSD += n.Usage.CostUSD
+	}
+	ans.Text = AnswerText(out.Outputs, r.Answer, c.Question.Inputs)
+	if b, ok := out.Outputs["no_data"].(bool); ok {
+		ans.NoData = b
+	}
+	if err := readEvidence(r.DataDir, out.RunID, p, &ans); err != nil {
+		return ans, nil // the answer stands; evidence is best effort (tier stays none)
+	}
+	return ans, nil
+}
+
+// AnswerText picks the text numbers are read from: the named output field;
+// else the field "answer" when there is one; else every string field, in
+// key order, that does not merely repeat an input (a flow echoing the
+// question would otherwise "answer" with the question's own numbers).
+func AnswerText(outputs map[string]any, field string, inputs map[string]any) string {
+	if field != "" {
+		return stringOf(outputs[field])
+	}
+	if v, ok := outputs["answer"]; ok {
+		return stringOf(v)
+	}
+	keys := make([]string, 0, len(outputs))
+	for k := range outputs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	echo := map[string]bool{}
+	for _, v := range inputs {
+		if s, ok := v.(string); ok {
+			echo[s] = true
+		}
+	}
+	var parts []string
+	for _, k := range keys {
+		s, ok := outputs[k].(string)
+		if !ok || echo[s] {
+			continue
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "\n")
+}
+
+func stringOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// readEvidence reads from the run's events what the answer cannot say by
+// itself (docs: evidence contract): the SQL of tool.called events, metric
+// values of metrics nodes, and the issuance tier of the contracted output.
+func readEvidence(dataDir, runID string, p *plan.Plan, ans *eval.Answer) error {
+	snap, err := runlog.OpenReadOnly(dataDir, runID)
+	if err != nil {
+		return err
+	}
+	metricsNodes := map[string]string{}
+	for i := range p.Nodes {
+		if n := &p.Nodes[i]; n.Type == "metrics" {
+			metricsNodes[n.ID] = n.Str("card")
+		}
+	}
+	for _, ev := range snap.Events {
+		switch ev.Type {
+		case "tool.called":
+			var d struct {
+				Args struct {
+					SQL string `json:"sql"`
+				} `json:"args"`
+			}
+			if json.Unmarshal(ev.Data, &d) == nil && d.Args.SQL != "" {
+				ans.SQL = append(ans.SQL, d.Args.SQL)
+			}
+		case "node.finished":
+			var d struct {
+				Output   map[string]any `json:"output"`
+				Contract *struct {
+					Tier string `json:"tier"`
+				} `json:"contract"`
+			}
+			if json.Unmarshal(ev.Data, &d) != nil {
+				continue
+			}
+			if card, ok := metricsNodes[ev.Node]; ok {
+				if ans.Metrics == nil {
+					ans.Metrics = map[string]float64{}
+				}
+				for k, v := range d.Output {
+					if f, ok := v.(float64); ok {
+						ans.Metrics[k] = f
+					}
+				}
+				if card != "" && !slices.Contains(ans.Cards, card) {
+					ans.Cards = append(ans.Cards, card)
+				}
+			}
+			if d.Contract != nil && d.Contract.Tier != "" {
+				ans.Tier = worstTier(ans.Tier, d.Contract.Tier)
+			}
+		case "run.finished":
+			var d struct {
+				Tier string `json:"tier"`
+			}
+			if json.Unmarshal(ev.Data, &d) == nil && d.Tier != "" {
+				ans.Tier = worstTier(ans.Tier, d.Tier)
+			}
+		}
+	}
+	return nil
+}
+
+// worstTier keeps the lower of two issuance tiers.
+func worstTier(a, b string) string {
+	rank := map[string]int{"": 0, "formal": 1, "degraded": 2, "withheld": 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}

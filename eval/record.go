@@ -1,0 +1,333 @@
+package eval
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/run/runlog"
+)
+
+// Event types of an evaluation's log, besides run.started and
+// run.finished (whose first occurrence ends the sealed prefix).
+const (
+	EvCase    = "eval.case"    // one finished case: {case, address}
+	EvResumed = "eval.resumed" // a resumed attempt starts here
+	EvStopped = "eval.stopped" // an attempt ended with cases unrun: {unrun, reason}
+	// KindEval is the run kind of an evaluation's record.
+	KindEval = "eval"
+)
+
+// checkpoint is the evaluation's checkpoint.json: what --resume checks to
+// refuse continuing under another configuration.
+type checkpoint struct {
+	Format int    `json:"format"`
+	Config string `json:"config"`
+	Suite  string `json:"suite"`
+	Plan   string `json:"plan"`
+}
+
+// recorder writes an evaluation's run-like record.
+type recorder struct {
+	rl     *runlog.Run
+	suite  string
+	done   map[Key]CaseResult
+	canon  map[Key][]byte // canonical bytes of each case recorded
+	closed bool
+}
+
+// evalPrefix is the run id prefix of evaluations with configuration cfg.
+func evalPrefix(cfg hashid.ID) string { return "eval-" + cfg.Hex()[:12] }
+
+// newEvalID returns a new evaluation id: derived from the configuration
+// alone when the clock is fixed (SOURCE_DATE_EPOCH), else with the UTC
+// time and a random suffix so that evaluations of one suite can coexist.
+func newEvalID(cfg hashid.ID, epoch *time.Time) (string, error) {
+	if epoch != nil {
+		return evalPrefix(cfg), nil
+	}
+	id, err := randomSuffix()
+	if err != nil {
+		return "", err
+	}
+	return evalPrefix(cfg) + "-" + time.Now().UTC().Format("20060102T150405Z") + "-" + id, nil
+}
+
+// findResumable returns the newest evaluation with configuration cfg that
+// has not finished, or the newest finished one when none is unfinished.
+func findResumable(dataDir string, cfg hashid.ID) (id string, finished bool, err error) {
+	ents, err := os.ReadDir(runlog.RunsDir(dataDir))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", false, err
+	}
+	prefix := evalPrefix(cfg)
+	var cands []string
+	for _, e := range ents {
+		if e.IsDir() && strings.HasPrefix(e.Name(), prefix) {
+			cands = append(cands, e.Name())
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(cands)))
+	var last string
+	for _, c := range cands {
+		snap, err := runlog.OpenReadOnly(dataDir, c)
+		if err != nil {
+			continue
+		}
+		if chain.SealedPrefix(snap.Events) < 0 {
+			return c, false, nil
+		}
+		if last == "" {
+			last = c
+		}
+	}
+	if last != "" {
+		return last, true, nil
+	}
+	return "", false, nil
+}
+
+// openRecord creates the evaluation's directory and writes run.started.
+func openRecord(dataDir, id string, cfg hashid.ID, suiteHash, planHash string, suiteJSON []byte, started map[string]any, epoch *time.Time) (*recorder, error) {
+	rl, err := runlog.Create(dataDir, id)
+	if err != nil {
+		return nil, err
+	}
+	if epoch != nil {
+		t := *epoch
+		rl.SetClock(func() time.Time { return t })
+	}
+	rec := &recorder{rl: rl, suite: suiteHash, done: map[Key]CaseResult{}, canon: map[Key][]byte{}}
+	blob, err := rl.PutArtifact(suiteJSON)
+	if err != nil {
+		rl.Close()
+		return nil, err
+	}
+	if err := rl.WriteCheckpoint(checkpoint{Format: 1, Config: cfg.String(), Suite: suiteHash, Plan: planHash}); err != nil {
+		rl.Close()
+		return nil, err
+	}
+	now := rl.Now()
+	if err := rl.WriteRecord(runlog.Record{ID: id, Plan: suiteHash, Flow: fmt.Sprint(started["flow"]), Kind: KindEval,
+		Origin: KindEval, Status: runlog.StatusRunning, Created: now, Started: now}); err != nil {
+		rl.Close()
+		return nil, err
+	}
+	started["kind"] = KindEval
+	started["suite"] = suiteHash
+	started["suite_artifact"] = blob.String()
+	started["plan"] = planHash
+	if _, err := rl.Append(chain.TypeRunStarted, "", started); err != nil {
+		rl.Close()
+		return nil, err
+	}
+	return rec, nil
+}
+
+// reopenRecord opens an unfinished evaluation and loads its finished
+// cases, each re-read from the store by its artifact id (and so
+// re-hashed).
+func reopenRecord(dataDir, id string, cfg hashid.ID) (*recorder, error) {
+	rl, err := runlog.Open(dataDir, id)
+	if err != nil {
+		return nil, err
+	}
+	var cp checkpoint
+	if err := rl.ReadCheckpoint(&cp); err != nil {
+		rl.Close()
+		return nil, err
+	}
+	if cp.Config != cfg.String() {
+		rl.Close()
+		return nil, fmt.Errorf("evaluation %s was started with another suite, flow or options; start a new one without --resume", id)
+	}
+	done, err := casesFrom(rl.Events())
+	if err != nil {
+		rl.Close()
+		return nil, fmt.Errorf("evaluation %s: %w", id, err)
+	}
+	rec := &recorder{rl: rl, suite: cp.Suite, done: done, canon: map[Key][]byte{}}
+	if _, err := rl.Append(EvResumed, "", map[string]any{"finished_cases": len(rec.done)}); err != nil {
+		rl.Close()
+		return nil, err
+	}
+	return rec, nil
+}
+
+// addCases appends one eval.case event per case with one write and one
+// fsync (a group commit). The case travels inline in the event, under its
+// content address; finish stores all cases as one artifact under the seal.
+func (r *recorder) addCases(cs []*CaseResult) error {
+	ps := make([]runlog.Pending, len(cs))
+	for i, c := range cs {
+		b, err := c.seal()
+		if err != nil {
+			return err
+		}
+		r.canon[c.Key()] = b
+		// The event data is built from the canonical case bytes directly
+		// (keys "address" < "case" are in canonical order).
+		data := make([]byte, 0, len(b)+96)
+		data = append(data, `{"address":"`...)
+		data = append(data, c.Address...)
+		data = append(data, `","case":`...)
+		data = append(data, b...)
+		data = append(data, '}')
+		ps[i] = runlog.Pending{Type: EvCase, Node: c.Question, Data: json.RawMessage(data)}
+	}
+	_, err := r.rl.AppendBatch(ps)
+	return err
+}
+
+// caseEvent is the data of an eval.case event.
+type caseEvent struct {
+	Case    *CaseResult `json:"case"`
+	Address string      `json:"address"`
+}
+
+// casesFrom reads the cases of eval.case events, checking each against
+// its content address.
+func casesFrom(evs []chain.Event) (map[Key]CaseResult, error) {
+	out := map[Key]CaseResult{}
+	for _, ev := range evs {
+		if ev.Type != EvCase {
+			continue
+		}
+		var d caseEvent
+		if err := json.Unmarshal(ev.Data, &d); err != nil || d.Case == nil {
+			return nil, fmt.Errorf("event %d: not an eval.case record", ev.Seq)
+		}
+		c := *d.Case
+		if _, err := c.seal(); err != nil {
+			return nil, err
+		}
+		if c.Address != d.Address {
+			return nil, fmt.Errorf("event %d: case %s/%s#%d does not match its address %s", ev.Seq, c.Question, c.Variant, c.Repeat, d.Address)
+		}
+		out[c.Key()] = c
+	}
+	return out, nil
+}
+
+// casesJSON is the canonical JSON array of cs, reusing the canonical
+// bytes each case was sealed with.
+func (r *recorder) casesJSON(cs []CaseResult) ([]byte, error) {
+	n := 2
+	for i := range cs {
+		n += len(r.canon[cs[i].Key()]) + 1
+	}
+	out := make([]byte, 0, n)
+	out = append(out, '[')
+	for i := range cs {
+		b, ok := r.canon[cs[i].Key()]
+		if !ok {
+			c := cs[i]
+			var err error
+			if b, err = c.seal(); err != nil {
+				return nil, err
+			}
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, b...)
+	}
+	return append(out, ']'), nil
+}
+
+// finish writes the summary artifact and run.finished, and seals.
+func (r *recorder) finish(res *Result) (string, error) {
+	cb, err := r.casesJSON(res.Cases)
+	if err != nil {
+		return "", err
+	}
+	casesID, err := r.rl.PutArtifact(cb)
+	if err != nil {
+		return "", err
+	}
+	sum := map[string]any{"status": res.Status, "exit": res.Exit, "variants": res.Summary, "pairs": res.Pairs, "unrun": res.Unrun}
+	b, err := canon.Marshal(sum)
+	if err != nil {
+		return "", err
+	}
+	id, err := r.rl.PutArtifact(b)
+	if err != nil {
+		return "", err
+	}
+	status := runlog.StatusSucceeded
+	if res.Status != "complete" {
+		status = runlog.StatusFailed
+	}
+	if _, err := r.rl.Append(chain.TypeRunFinished, "", map[string]any{"status": status, "exit": res.Exit, "cases": len(res.Cases), "summary_artifact": id.String(), "cases_artifact": casesID.String()}); err != nil {
+		return "", err
+	}
+	_, h, err := r.rl.Seal(r.suite)
+	if err != nil {
+		return "", err
+	}
+	rec := r.rl.Record()
+	rec.Status, rec.Finished, rec.Error = status, r.rl.Now(), ""
+	if err := r.rl.WriteRecord(rec); err != nil {
+		return "", err
+	}
+	return h.String(), nil
+}
+
+// stop records that an attempt ended with cases left unrun. The
+// evaluation stays unsealed and resumable.
+func (r *recorder) stop(unrun int, interrupted bool) error {
+	reason := "the cost cap was reached"
+	status := runlog.StatusFailed
+	if interrupted {
+		reason, status = "interrupted", runlog.StatusCancelled
+	}
+	if _, err := r.rl.Append(EvStopped, "", map[string]any{"unrun": unrun, "reason": reason}); err != nil {
+		return err
+	}
+	rec := r.rl.Record()
+	rec.Status = status
+	rec.Error = fmt.Sprintf("%s with %d case(s) not run; continue with agentlab eval --resume", reason, unrun)
+	rec.Finished = r.rl.Now()
+	return r.rl.WriteRecord(rec)
+}
+
+func (r *recorder) close() {
+	if !r.closed {
+		r.closed = true
+		r.rl.Close()
+	}
+}
+
+// readFinished loads a finished evaluation's cases from its record, for
+// --resume on an evaluation that already finished.
+func readFinished(dataDir, id string) (map[Key]CaseResult, string, error) {
+	snap, err := runlog.OpenReadOnly(dataDir, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(snap.Problems) > 0 {
+		return nil, "", fmt.Errorf("evaluation %s does not verify: %s", id, snap.Problems[0])
+	}
+	end := chain.SealedPrefix(snap.Events)
+	out, err := casesFrom(snap.Events[:end+1])
+	if err != nil {
+		return nil, "", fmt.Errorf("evaluation %s: %w", id, err)
+	}
+	return out, snap.Record.Seal, nil
+}
+
+func randomSuffix() (string, error) {
+	var b [3]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", b), nil
+}

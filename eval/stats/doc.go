@@ -1,0 +1,6 @@
+// Package stats holds the small amount of statistics an evaluation
+// reports: Wilson score intervals for accuracies, the exact McNemar test
+// for paired pass/fail comparisons, and percentiles for tokens, cost and
+// time. Everything is closed-form and allocation-free so that reporting
+// stays cheap next to running the questions.
+package stats
