@@ -48,15 +48,27 @@ func summary(name string) string {
 		return ""
 	}
 	defer f.Close()
+	// The first paragraph after the title, cut after its first sentence.
 	sc := bufio.NewScanner(f)
+	var para []string
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+		if strings.HasPrefix(line, "#") && len(para) == 0 {
 			continue
 		}
-		return line
+		if line == "" {
+			if len(para) > 0 {
+				break
+			}
+			continue
+		}
+		para = append(para, line)
 	}
-	return ""
+	text := strings.Join(para, " ")
+	if i := strings.Index(text, ". "); i >= 0 {
+		text = text[:i+1]
+	}
+	return text
 }
 
 // ErrUnknown is returned for a name that is not an example.

@@ -59,6 +59,9 @@ func sampleSQL(tool string) string {
 // search text for query-like arguments come from the request, the rest
 // from the schema (required arguments only).
 func toolCall(r *rng, req Request) (ToolCall, error) {
+	if tc, ok := ptcToolCall(r, req); ok {
+		return tc, nil
+	}
 	question := lastUser(req.Messages)
 	t := chooseTool(req.Tools, question)
 	isDB := strings.HasPrefix(t.Name, DBToolPrefix)

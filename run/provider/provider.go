@@ -109,6 +109,10 @@ type Request struct {
 	MaxTokens   int       `json:"max_tokens,omitempty"`
 	Seed        int64     `json:"seed,omitempty"`
 	Evidence    *Evidence `json:"evidence,omitempty"`
+	// SDK is the code-mode SDK text (presets/ptc.RenderSDK) when the
+	// request offers the run_code tool in place of the node's tools; the
+	// run_code description carries the same text for remote models.
+	SDK string `json:"sdk,omitempty"`
 }
 
 // Usage is what a call consumed.
