@@ -98,7 +98,7 @@ var typeFields = map[string][]*field{
 		fBool("cite_fields").dflt(false),
 		fInt("max_steps").dflt(int64(20)).atLeast(1).atMost(100),
 		fObj("budget", budgetSchema),
-		fEnum("presentation", "native", "ptc", "both").dflt("native"),
+		fEnum("presentation", "native", "ptc", "both"), // no default: the preset decides unless the node says
 		fObjList("permissions", permissionSchema),
 	},
 	"supervisor": {
