@@ -27,7 +27,9 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
+			"exits":     cmdExits,
+			"evfixture": cmdEvFixture,
+			"replace":   cmdReplace,
 		},
 	})
 }

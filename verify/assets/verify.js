@@ -1,0 +1,432 @@
+// agentlab bundle verifier: the checks of `agentlab verify`, in the
+// browser, offline. Needs BLAKE3 (blake3.js) and AL (report.js) before it.
+// Check names and rules follow verify/verify.go and docs/verify.md.
+(function () {
+  "use strict";
+  var status = {};
+  window.ALVerifyStatus = function (id) { return id ? (status[id] || null) : null; };
+  var enc = new TextEncoder();
+  var ID = /^b3:[0-9a-f]{64}$/;
+  var TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/;
+  var checks = [], fails = {};
+  function fail(name, msg) { (fails[name] = fails[name] || []).push(msg); }
+  function done(name, okDetail) {
+    var f = fails[name] || [];
+    if (!f.length) { checks.push({ name: name, ok: true, detail: okDetail }); return; }
+    var shown = f.slice(0, 5);
+    if (f.length > 5) shown.push("and " + (f.length - 5) + " more");
+    checks.push({ name: name, ok: false, detail: shown.join("; ") });
+  }
+  function short(s) { return ID.test(s) ? s.slice(3, 15) : JSON.stringify(s); }
+  function b3(bytes) { return BLAKE3.b3(bytes); }
+  function isObj(x) { return x !== null && typeof x === "object" && !Array.isArray(x); }
+  function onlyKeys(o, allowed) {
+    return Object.keys(o).every(function (k) { return allowed.indexOf(k) >= 0; });
+  }
+  function isArtifactKey(k) {
+    return k === "artifact" || k === "artifacts" || /_artifacts?$/.test(k);
+  }
+  function collect(v, seen) {
+    if (Array.isArray(v)) { v.forEach(function (x) { collect(x, seen); }); return; }
+    if (!isObj(v)) return;
+    Object.keys(v).forEach(function (k) {
+      var x = v[k];
+      if (isArtifactKey(k)) {
+        if (typeof x === "string" && ID.test(x)) seen[x] = true;
+        if (Array.isArray(x)) x.forEach(function (s) { if (typeof s === "string" && ID.test(s)) seen[s] = true; });
+      }
+      collect(x, seen);
+    });
+  }
+  function utf8Bytes(s) { return enc.encode(s); }
+  function fromB64(s) {
+    var bin = atob(s), out = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  function canonEq(a, b) { try { return AL.canon(a) === AL.canon(b); } catch (e) { return false; } }
+
+  // markerMismatch compares the attributes of a report element with the
+  // marker it was rendered from; "" when they agree.
+  function markerMismatch(el, raw) {
+    var k = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; }, mm;
+    if (k === "s") return "";
+    mm = /^\[\[\s*([a-z]+)\s*:([\s\S]*)\]\]$/.exec(raw);
+    if (!mm) return "the source at bytes " + g("data-a") + "-" + g("data-b") + " is not a marker";
+    var kind = mm[1], body = mm[2], t;
+    var want = { m: "m", i: "i", v: "v", table: "table", t: "t", c: "c", q: "q" }[kind];
+    if (want !== k) return "kind " + k + " for marker " + raw;
+    if (k === "m") {
+      t = body.split("|");
+      if (t[0].trim() !== g("data-n") || (t.length > 1 ? t.slice(1).join("|").trim() : "") !== g("data-u")) return "marker " + raw;
+    } else if (k === "i" || k === "t" || k === "c") {
+      if (body.trim() !== g("data-n")) return "marker " + raw;
+    } else if (k === "v") {
+      t = body.trim().split(".");
+      if (t.length < 3 || t[0] !== g("data-q") || t[1] !== "r" + g("data-r") || t.slice(2).join(".") !== g("data-c")) return "marker " + raw;
+    } else if (k === "q") {
+      if (body.split("|")[0].trim() !== g("data-q")) return "marker " + raw;
+    } else if (k === "table") {
+      if (body.trim().split(/\s+/)[0] !== g("data-q")) return "marker " + raw;
+    }
+    return "";
+  }
+
+  async function run() {
+    var m = null, arts = {}, order = [], i;
+    // ---- bundle ----
+    try {
+      m = JSON.parse(document.getElementById("al-bundle").textContent);
+      if (!isObj(m) || !onlyKeys(m, ["format", "run", "seal_hash", "seal", "events", "signature"])) throw new Error("unexpected keys");
+      if (!Array.isArray(m.events) || !isObj(m.seal) || typeof m.run !== "string" || typeof m.seal_hash !== "string") throw new Error("missing fields");
+      if (!onlyKeys(m.seal, ["format", "run", "plan", "head", "seq", "artifacts"])) throw new Error("unexpected keys in the seal");
+      if (m.signature !== undefined && m.signature !== null && (!isObj(m.signature) || !onlyKeys(m.signature, ["alg", "sig", "public_key"]))) throw new Error("unexpected signature");
+      if (m.format !== 1) fail("bundle", "bundle format " + m.format + " is not 1; use a matching agentlab");
+    } catch (e) {
+      fail("bundle", "the embedded manifest (al-bundle) is unreadable: " + e.message);
+      m = { events: [], seal: { artifacts: [] }, run: "", seal_hash: "" };
+    }
+    if (!Array.isArray(m.seal.artifacts)) m.seal.artifacts = [];
+    var blocks = document.querySelectorAll("script.al-artifact");
+    for (i = 0; i < blocks.length; i++) {
+      try {
+        var a = JSON.parse(blocks[i].textContent);
+        if (!isObj(a) || !onlyKeys(a, ["id", "text", "b64"])) throw new Error("unexpected keys");
+        var hasT = typeof a.text === "string", hasB = typeof a.b64 === "string";
+        if (hasT === hasB) { fail("bundle", "embedded artifact block " + (i + 1) + " (" + a.id + ") needs exactly one of text and b64"); continue; }
+        if (Object.prototype.hasOwnProperty.call(arts, a.id)) fail("bundle", "artifact " + a.id + " is embedded twice");
+        else order.push(a.id);
+        arts[a.id] = { bytes: hasT ? utf8Bytes(a.text) : fromB64(a.b64), text: hasT ? a.text : null };
+      } catch (e) { fail("bundle", "embedded artifact block " + (i + 1) + " is unreadable: " + e.message); }
+    }
+    done("bundle", "format 1, " + m.events.length + " events, " + order.length + " artifacts");
+
+    // ---- artifacts ----
+    var good = {};
+    order.forEach(function (id) {
+      if (!ID.test(id)) { fail("artifacts", "artifact id " + JSON.stringify(id) + " is not a hash id"); return; }
+      var got = b3(arts[id].bytes);
+      if (got !== id) { fail("artifacts", "artifact " + short(id) + " is altered: its bytes hash to " + short(got)); status[id] = "altered: this artifact does not hash to its id"; }
+      else { good[id] = true; status[id] = "verified: the artifact re-hashes to its id"; }
+    });
+    done("artifacts", order.length + " artifacts re-hashed");
+    function artText(id) {
+      if (!good[id] && !Object.prototype.hasOwnProperty.call(arts, id)) return null;
+      var a = arts[id];
+      return a ? (a.text !== null ? a.text : new TextDecoder().decode(a.bytes)) : null;
+    }
+
+    // ---- events ----
+    var evs = [], lineBad = false;
+    for (i = 0; i < m.events.length; i++) {
+      var line = m.events[i], e;
+      try {
+        if (typeof line !== "string") throw new Error("not a string");
+        e = JSON.parse(line);
+        if (!isObj(e) || !onlyKeys(e, ["seq", "time", "type", "node", "data", "prev", "hash"])) throw new Error("unknown keys");
+        if (typeof e.seq !== "number" || e.seq === 0 || e.seq !== Math.trunc(e.seq) || typeof e.type !== "string" || e.type === "" ||
+            typeof e.hash !== "string" || e.hash === "" || (e.prev !== undefined && typeof e.prev !== "string") ||
+            (e.time !== undefined && typeof e.time !== "string") || (e.node !== undefined && typeof e.node !== "string")) throw new Error("bad fields");
+      } catch (err) {
+        fail("events", i === m.events.length - 1 ? "the last embedded event is not a whole event" : "bundle events:" + (i + 1) + ": " + err.message);
+        lineBad = true;
+        break;
+      }
+      if (e.prev === undefined) e.prev = "";
+      if (e.time === undefined) e.time = "";
+      var canonical = false;
+      try { canonical = e.node !== "" && AL.canon(e) === line; } catch (err) { canonical = false; }
+      e._canonical = canonical;
+      e._line = i + 1;
+      evs.push(e);
+    }
+    if (lineBad) evs = [];
+    var end = -1;
+    for (i = 0; i < evs.length; i++) if (evs[i].type === "run.finished") { end = i; break; }
+    var sealed = end >= 0 ? evs.slice(0, end + 1) : evs;
+    if (end < 0 && !lineBad) fail("events", "no run.finished event: the run is not sealed");
+    var prevHash = b3(utf8Bytes("agentlab.chain.v1:" + m.run)), prevSeq = 0;
+    sealed.forEach(function (e, i) {
+      if (!e._canonical) fail("events", "event " + e.seq + ": line " + e._line + " is not in canonical JSON form");
+      var want = prevSeq + 1;
+      if (i === 0 && e.seq !== 1) fail("events", "event " + e.seq + ": first event has seq " + e.seq + ", want 1 (events before it are missing)");
+      else if (e.seq > want) fail("events", "event " + want + ": missing: seq jumps from " + prevSeq + " to " + e.seq);
+      else if (e.seq < want) fail("events", "event " + e.seq + ": out of order: seq " + e.seq + " follows seq " + prevSeq);
+      if (e.prev !== prevHash) fail("events", "event " + e.seq + ": broken link: prev is " + short(e.prev) + (i === 0 ? ", want the genesis value" : ", but the event before it (seq " + prevSeq + ") has hash " + short(prevHash)));
+      if (!TIME.test(e.time) || isNaN(Date.parse(e.time.slice(0, 23) + "Z"))) fail("events", "event " + e.seq + ": time " + JSON.stringify(e.time) + " is not RFC 3339 UTC with nine fractional digits");
+      var o = {};
+      Object.keys(e).forEach(function (k) { if (k !== "hash" && k[0] !== "_") o[k] = e[k]; });
+      var h;
+      try { h = b3(utf8Bytes(AL.canon(o))); } catch (err) { h = "cannot hash"; }
+      if (h !== e.hash) fail("events", "event " + e.seq + ": bad hash: stored " + short(e.hash) + ", content hashes to " + short(h) + " (the event was altered)");
+      prevHash = e.hash; prevSeq = e.seq;
+    });
+    done("events", sealed.length + " sealed events, chain intact");
+
+    // ---- seal ----
+    var sealHash = null;
+    if (end >= 0) {
+      var seen = {};
+      sealed.forEach(function (e) { if (e.data !== undefined) collect(e.data, seen); });
+      var head = sealed[end];
+      var s = { format: 1, run: m.run, plan: m.seal.plan, head: head.hash, seq: head.seq, artifacts: Object.keys(seen).sort() };
+      var claimedHash = "";
+      try { claimedHash = b3(utf8Bytes(AL.canon(m.seal))); } catch (err) { claimedHash = ""; }
+      sealHash = b3(utf8Bytes(AL.canon(s)));
+      if (claimedHash !== m.seal_hash) fail("seal", "the recorded seal object hashes to " + short(claimedHash) + ", not to the recorded seal " + short(m.seal_hash));
+      else if (sealHash !== m.seal_hash) fail("seal", "the events seal to " + short(sealHash) + ", but the recorded seal is " + short(m.seal_hash));
+      if (fails.events && fails.events.length) fail("seal", "cannot recompute the seal: the event chain is broken");
+    } else fail("seal", "cannot recompute the seal: run has no run.finished event");
+    m.seal.artifacts.forEach(function (a) { if (!Object.prototype.hasOwnProperty.call(arts, a)) fail("seal", "sealed artifact " + short(a) + " is missing"); });
+    done("seal", "seal " + m.seal_hash + " over events 1-" + m.seal.seq + " and " + m.seal.artifacts.length + " artifacts");
+    var inSeal = {};
+    m.seal.artifacts.forEach(function (a) { inSeal[a] = true; });
+
+    // ---- plan ----
+    var planText = artText(m.seal.plan);
+    if (typeof m.seal.plan !== "string" || !ID.test(m.seal.plan)) fail("plan", "the seal's plan " + JSON.stringify(m.seal.plan) + " is not a hash id");
+    else if (planText === null) fail("plan", "plan " + short(m.seal.plan) + ": artifact " + short(m.seal.plan) + " is not in the bundle");
+    else if (!good[m.seal.plan]) fail("plan", "plan " + short(m.seal.plan) + ": artifact is altered");
+    else { try { JSON.parse(planText); } catch (err) { fail("plan", "plan " + short(m.seal.plan) + " is not JSON"); } }
+    var started = sealed.filter(function (e) { return e.type === "run.started"; })[0];
+    if (started && (!isObj(started.data) || started.data.plan !== m.seal.plan)) fail("plan", "event " + started.seq + " (run.started) names another plan than the seal");
+    done("plan", "plan " + m.seal.plan);
+
+    // ---- evidence as the events say ----
+    var ledger = [], sets = [], reps = [], meta = { plan: "" }, inputs = {}, loadErr = null;
+    function str(d, k) { return isObj(d) && typeof d[k] === "string" ? d[k] : ""; }
+    var getJSON = function (what, id) {
+      if (!ID.test(id)) throw new Error(what + ": artifact id " + JSON.stringify(id) + " is not a hash id");
+      if (!Object.prototype.hasOwnProperty.call(arts, id)) throw new Error(what + ": artifact " + short(id) + " is not in the bundle");
+      if (!good[id]) throw new Error(what + ": artifact " + short(id) + " is altered");
+      return JSON.parse(artText(id));
+    };
+    try {
+      sealed.forEach(function (e) {
+        var d = e.data;
+        if (e.type === "run.started") {
+          meta.plan = str(d, "plan"); meta.flow = str(d, "flow"); meta.kind = str(d, "kind"); meta.tier = str(d, "tier");
+          if (isObj(d) && isObj(d.inputs)) inputs = d.inputs;
+          else if (str(d, "inputs_hash") && good[str(d, "inputs_hash")]) { try { var x = getJSON("inputs", str(d, "inputs_hash")); if (isObj(x)) inputs = x; } catch (err) { /* as Go: inputs stay empty */ } }
+        } else if (e.type === "evidence.added") {
+          var ent = { id: str(d, "id"), kind: str(d, "kind"), artifact: str(d, "artifact") };
+          ledger.push(ent);
+          var obj = getJSON("evidence " + ent.id, ent.artifact);
+          if (ent.kind === "query") { if (!isObj(obj) || obj.id !== ent.id) throw new Error("evidence " + ent.id + ": the artifact holds snapshot " + (obj && obj.id)); }
+          else if (ent.kind !== "knowledge") throw new Error("evidence " + ent.id + ": unknown kind " + JSON.stringify(ent.kind));
+        } else if (e.type === "node.finished") {
+          if (str(d, "metrics_artifact")) { getJSON("metrics of node " + e.node, d.metrics_artifact); sets.push({ node: e.node || "", artifact: d.metrics_artifact }); }
+          if (str(d, "report_artifact")) { getJSON("report of node " + e.node, d.report_artifact); reps.push({ node: e.node || "", artifact: d.report_artifact }); }
+        } else if (e.type === "run.finished") {
+          meta.status = str(d, "status");
+          if (str(d, "tier")) meta.tier = str(d, "tier");
+          if (str(d, "kind")) meta.kind = str(d, "kind");
+          meta.head = e.hash; meta.seq = e.seq;
+        }
+      });
+    } catch (err) { loadErr = err.message; }
+    if (m.run) meta.run = m.run;
+    if (sealHash && meta.head && meta.plan && !(fails.events && fails.events.length)) meta.seal = sealHash;
+    Object.keys(meta).forEach(function (k) { if (meta[k] === "" && k !== "plan") delete meta[k]; });
+
+    var d = null;
+    try { d = AL.loadData(document.getElementById("al-data").textContent); } catch (err) { d = null; }
+
+    // ---- ledger ----
+    if (loadErr) fail("ledger", "cannot load the evidence: " + loadErr);
+    var q = 0, k = 0;
+    ledger.forEach(function (e) {
+      var want = e.kind === "query" ? "Q" + (++q) : (e.kind === "knowledge" ? "K" + (++k) : "");
+      if (e.id !== want) fail("ledger", "evidence " + e.id + " is out of order (expected " + want + ")");
+      if (!inSeal[e.artifact]) fail("ledger", "evidence " + e.id + ": artifact " + short(e.artifact) + " is not under the seal");
+    });
+    done("ledger", ledger.length + " entries (" + q + " queries, " + k + " knowledge hits)");
+
+    // ---- metrics ----
+    var n = 0;
+    if (loadErr) fail("metrics", "not checked: the evidence could not be loaded");
+    else sets.forEach(function (s) {
+      var ms = JSON.parse(artText(s.artifact)), snaps = {};
+      ledger.forEach(function (e) { if (e.kind === "query") snaps[e.id] = JSON.parse(artText(e.artifact)); });
+      (ms.metrics || []).forEach(function (mv) {
+        n++;
+        var name = "metric " + mv.name + " (node " + s.node + ")";
+        if (mv.value === null || mv.value === undefined) {
+          var computes = true;
+          try { AL.calc(mv.substituted); } catch (err) { computes = false; }
+          if (computes && !mv.error) fail("metrics", name + " has no value but its formula computes");
+        } else {
+          try {
+            var got = AL.calc(mv.substituted);
+            if (!AL.sameValue(got, mv.value)) fail("metrics", name + ": " + JSON.stringify(mv.substituted) + " recomputes to " + got + ", but the recorded value is " + mv.value);
+          } catch (err) { fail("metrics", name + ": cannot recompute " + JSON.stringify(mv.substituted) + ": " + err.message); }
+        }
+        (mv.cells || []).forEach(function (c) {
+          var sn = snaps[c.snapshot];
+          if (!sn) { fail("metrics", name + " cites snapshot " + c.snapshot + ", which is not in the ledger"); return; }
+          if (c.row === -1 && c.column === "") { if (c.value !== sn.rows.length) fail("metrics", name + " cites " + c.value + " rows of " + c.snapshot + ", the snapshot has " + sn.rows.length); return; }
+          var j = sn.columns.indexOf(c.column);
+          if (j < 0 || c.row < 0 || c.row >= sn.rows.length) { fail("metrics", name + " cites " + c.snapshot + " row " + c.row + " column " + JSON.stringify(c.column) + ", which does not exist"); return; }
+          var v = sn.rows[c.row][j];
+          if (v !== c.value) fail("metrics", name + " cites " + c.snapshot + " row " + c.row + " " + c.column + " = " + AL.formatCell(c.value) + ", but the snapshot holds " + AL.formatCell(v));
+        });
+      });
+    });
+    done("metrics", n + " metrics recomputed from their cited cells");
+
+    // ---- evidence: the report's data block is the sealed evidence ----
+    if (!d) fail("evidence", "the report data embedded in the page (al-data) is unreadable");
+    else if (loadErr) fail("evidence", "not compared: the evidence could not be loaded");
+    else {
+      var checkList = function (what, got, want, idKey) {
+        if (!Array.isArray(got) || got.length !== want.length) { fail("evidence", "the report data lists " + (got ? got.length : 0) + " " + what + ", the sealed events " + want.length); return; }
+        got.forEach(function (g, i) {
+          var w = want[i], label = what + " " + (g[idKey] || i);
+          if (g[idKey] !== w[idKey] || g.artifact !== w.artifact) { fail("evidence", label + " is not the sealed " + what.replace(/s$/, "") + " " + (w[idKey] || i)); return; }
+          var h;
+          try { h = b3(utf8Bytes(AL.canon(g.data))); } catch (err) { h = ""; }
+          if (h !== g.artifact) fail("evidence", label + ": the report data does not hash to artifact " + short(g.artifact));
+          if (!inSeal[g.artifact]) fail("evidence", label + ": artifact " + short(g.artifact) + " is not under the seal");
+        });
+      };
+      checkList("snapshots", d.snapshots, ledger.filter(function (e) { return e.kind === "query"; }), "id");
+      checkList("hits", d.hits, ledger.filter(function (e) { return e.kind === "knowledge"; }), "id");
+      checkList("metricsets", d.metricsets, sets, "node");
+      checkList("reports", d.reports, reps, "node");
+      if (!canonEq(d.ledger, ledger)) fail("evidence", "the report data's ledger differs from the evidence.added events");
+      if (!canonEq(d.meta, meta)) fail("evidence", "the report data's run facts (run, seal, plan, status…) differ from the sealed events");
+      if (!canonEq(d.inputs, inputs)) fail("evidence", "the report data's inputs differ from run.started");
+    }
+    done("evidence", "the embedded report data is the sealed evidence");
+
+    // ---- report: re-fill every item from the evidence and compare ----
+    var main = document.getElementById("al-report");
+    if (!main || !d) fail("report", "the visible report is missing");
+    else {
+      var names = { m: "number m:", v: "cell ", i: "input i:", s: "text", q: "quotation from ", h: "column name ", t: "name ", c: "name ", f: "field ", mf: "formula of metric ", mn: "metric name ", sql: "SQL of ", sid: "heading ", rc: "row count of ", kp: "path of ", kt: "text of ", node: "node " };
+      var itemName = function (el) {
+        var kk = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; };
+        if (kk === "v") return "cell " + g("data-q") + ".r" + g("data-r") + "." + g("data-c");
+        if (kk === "s") return "text at bytes " + g("data-a") + "-" + g("data-b");
+        if (kk === "h") return "column name " + g("data-q") + "." + g("data-c");
+        return (names[kk] || "item ") + (g("data-n") || g("data-q"));
+      };
+      var els = main.querySelectorAll("[data-k]");
+      for (i = 0; i < els.length; i++) {
+        var el = els[i], exp = AL.expected(d, el);
+        if (exp === undefined) continue;
+        if (exp === null) { fail("report", "report " + itemName(el) + " refers to evidence that does not exist"); continue; }
+        if (el.textContent !== exp) fail("report", "report " + itemName(el) + " shows " + JSON.stringify(el.textContent) + ", but the sealed evidence renders " + JSON.stringify(exp));
+      }
+      // every text node belongs to an evidence item or a label
+      var walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT), tn;
+      while ((tn = walker.nextNode())) {
+        if (!/\S/.test(tn.nodeValue)) continue;
+        var p = tn.parentElement, own = p.closest("[data-k]");
+        if (p.closest(".al-label")) continue;
+        if (!own || own.getAttribute("data-k") === "table" || !main.contains(own)) fail("report", "the report shows text that no evidence item accounts for: " + JSON.stringify(tn.nodeValue.slice(0, 40)));
+      }
+      // each report's parts cover its whole source, in order
+      d.reports.forEach(function (r) {
+        var box = main.querySelector('.al-text[data-node="' + (r.node || "").replace(/["\\]/g, "") + '"]');
+        if (!box || !r.data || typeof r.data.source !== "string") { fail("report", "report " + r.node + " is missing from the page"); return; }
+        var src = utf8Bytes(r.data.source), pos = 0, dec = new TextDecoder();
+        box.querySelectorAll("[data-a]").forEach(function (el) {
+          if (el.parentElement.closest("[data-a]") && el.parentElement.closest("[data-a]") !== el && box.contains(el.parentElement.closest("[data-a]"))) return;
+          var a0 = +el.getAttribute("data-a"), b0 = +el.getAttribute("data-b");
+          if (a0 > pos) {
+            var gap = dec.decode(src.subarray(pos, a0));
+            if (!/^\[\[\s*see\s*:[^\]]*\]\]$/.test(gap)) fail("report", "report " + r.node + ": source bytes " + pos + "-" + a0 + " are not shown");
+          } else if (a0 < pos) fail("report", "report " + r.node + ": source bytes " + a0 + "-" + b0 + " are shown twice or out of order");
+          var bad = markerMismatch(el, dec.decode(src.subarray(a0, b0)));
+          if (bad) fail("report", "report " + itemName(el) + " does not show its marker: " + bad);
+          pos = Math.max(pos, b0);
+        });
+        (r.data.violations || []).forEach(function (v) {
+          var marked = false;
+          box.querySelectorAll("[data-a]").forEach(function (el) {
+            var a0 = +el.getAttribute("data-a"), b0 = +el.getAttribute("data-b");
+            if (a0 < v.end && b0 > v.start && el.closest("mark.al-violation")) marked = true;
+          });
+          if (!marked && v.end > v.start) fail("report", "report " + r.node + ": the violation " + JSON.stringify(v.text) + " at bytes " + v.start + "-" + v.end + " is not marked");
+        });
+        if (pos < src.length) {
+          var tail = dec.decode(src.subarray(pos));
+          if (!/^\[\[\s*see\s*:[^\]]*\]\]$/.test(tail)) fail("report", "report " + r.node + ": source bytes " + pos + "-" + src.length + " are not shown");
+        }
+      });
+      // every metric is listed once
+      var total = 0;
+      d.metricsets.forEach(function (s) { total += ((s.data && s.data.metrics) || []).length; });
+      var listed = main.querySelectorAll('section.al-metrics [data-k="m"]').length;
+      if (listed !== total) fail("report", "the metric list shows " + listed + " values for " + total + " metrics");
+      d.snapshots.forEach(function (s) {
+        var rows = main.querySelectorAll('section.al-evidence table[data-q="' + s.id.replace(/["\\]/g, "") + '"] tbody tr').length;
+        if (rows !== Math.min(20, s.data.rows.length)) fail("report", "the evidence appendix shows " + rows + " rows of " + s.id);
+      });
+    }
+    done("report", "every number, cell, name and quotation of the visible report re-fills from the sealed evidence");
+
+    // ---- page: nothing else in the file ----
+    var kids = Array.prototype.slice.call(document.body.children).map(function (x) { return x.tagName.toLowerCase() + (x.id ? "#" + x.id : "") + (x.className ? "." + x.className : ""); });
+    var expectKids = ["section#al-verdict.al-verdict", "main#al-report", "aside#al-panel", "script#al-data", "script#al-bundle"];
+    var extra = kids.filter(function (x, i) { return i < expectKids.length ? x !== expectKids[i] : (x !== "script.al-artifact" && i !== kids.length - 1); });
+    if (kids.length !== expectKids.length + blocks.length + 1 || extra.length) fail("page", "the page holds elements a bundle does not have: " + extra.slice(0, 3).join(", "));
+    var style = document.querySelector("style");
+    if (!style || style.textContent !== AL_CSS) fail("page", "the page's style sheet was changed");
+    if (document.head.children.length !== 6) fail("page", "the page head holds elements a bundle does not have");
+    if (d && document.title !== "Bundle: " + (d.meta.flow ? "Report: " + d.meta.flow : "Report")) fail("page", "the page title was changed");
+    done("page", "the page structure, style and title are a bundle's");
+
+    // ---- signature ----
+    if (m.signature) {
+      var sg = m.signature;
+      try {
+        if (sg.alg !== "ed25519") throw new Error("signature algorithm " + JSON.stringify(sg.alg) + " is not ed25519");
+        var pub = fromB64(sg.public_key), sig = fromB64(sg.sig);
+        if (pub.length !== 32) throw new Error("the embedded public key is not a base64 ed25519 key");
+        if (sig.length !== 64) throw new Error("the signature is not 64 bytes of base64");
+        var key = await crypto.subtle.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]);
+        var okSig = await crypto.subtle.verify({ name: "Ed25519" }, key, sig, utf8Bytes(m.seal_hash));
+        if (!okSig) throw new Error("the signature by key ed25519:" + b3(pub).slice(3, 15) + " does not match seal " + m.seal_hash);
+        done("signature", "signed by the embedded key ed25519:" + b3(pub).slice(3, 15) + "; check who signed with agentlab verify --pubkey");
+      } catch (err) {
+        fail("signature", err && err.message ? err.message : String(err));
+        done("signature", "");
+      }
+    } else done("signature", "not signed: integrity against the seal only; compare the seal with one published elsewhere");
+
+    // ---- post-seal ----
+    if (end >= 0 && end < evs.length - 1) {
+      var after = evs.slice(end + 1).map(function (e) { return e.seq + " " + e.type; });
+      checks.push({ name: "post-seal", ok: true, detail: (evs.length - end - 1) + " events after the seal, not covered by it: " + after.slice(0, 5).join(", ") });
+    } else checks.push({ name: "post-seal", ok: true, detail: "no events after the seal" });
+    show();
+  }
+
+  function show() {
+    var ok = checks.every(function (c) { return c.ok; });
+    var sec = document.getElementById("al-verdict"), list = document.getElementById("al-checks");
+    list.textContent = "";
+    checks.forEach(function (c) {
+      var li = document.createElement("li");
+      li.setAttribute("data-check", c.name);
+      li.setAttribute("data-ok", c.ok ? "true" : "false");
+      li.textContent = (c.ok ? "ok    " : "FAIL  ") + c.name + ": " + c.detail;
+      list.appendChild(li);
+    });
+    document.getElementById("al-verdict-text").textContent = ok
+      ? "Verified: everything in this file matches its seal " + (document.getElementById("al-bundle") ? "" : "") + "(checked offline in this browser)."
+      : "NOT VERIFIED: this file does not match its seal. Failing checks are listed below.";
+    sec.setAttribute("data-status", ok ? "ok" : "fail");
+    window.ALResult = { ok: ok, checks: checks };
+  }
+
+  function start() {
+    run().catch(function (err) {
+      checks.push({ name: "bundle", ok: false, detail: "the verifier stopped: " + (err && err.message ? err.message : String(err)) });
+      show();
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
+})();

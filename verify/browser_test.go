@@ -1,0 +1,126 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The browser tests open bundles and reports from file:// in one headless
+// Chromium (no network) and read the verdict the page's own script
+// computes. They are skipped, with a message, when Chromium is absent.
+
+var (
+	browserOnce sync.Once
+	browserCtx  context.Context
+	browserErr  string
+)
+
+func chromiumPath() string {
+	for _, p := range []string{os.Getenv("AGENTLAB_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// browser returns a context of the shared headless browser.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	browserOnce.Do(func() {
+		exe := chromiumPath()
+		if exe == "" {
+			browserErr = "Chromium is not installed (set AGENTLAB_CHROMIUM or install chromium; .ci/run does): skipping the in-browser verifier tests"
+			return
+		}
+		dir, err := os.MkdirTemp("", "agentlab-chromium-")
+		if err != nil {
+			browserErr = err.Error()
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(exe), chromedp.UserDataDir(dir),
+			chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true),
+			chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
+			chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1600, 1200),
+		}
+		actx, _ := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, _ := chromedp.NewContext(actx)
+		if err := chromedp.Do(ctx); err != nil {
+			browserErr = "cannot start Chromium: " + err.Error()
+			return
+		}
+		browserCtx = ctx
+	})
+	if browserErr != "" {
+		t.Skip(browserErr)
+	}
+	return browserCtx
+}
+
+// browserResult is the verdict bundle.html computes about itself.
+type browserResult struct {
+	OK     bool    `json:"ok"`
+	Status string  `json:"status"`
+	Checks []Check `json:"checks"`
+}
+
+// openBundle loads a bundle file in a new tab and waits for its verdict.
+// A page whose script does not run (blocked by its CSP) stays "pending",
+// which counts as not verified.
+func openBundle(t *testing.T, path string) browserResult {
+	t.Helper()
+	tab, cancel := context.WithTimeout(browser(t), 30*time.Second)
+	defer cancel()
+	abs, _ := filepath.Abs(path)
+	err := chromedp.Do(tab, chromedp.Navigate("file://"+abs))
+	if err == nil {
+		// a page whose script was blocked (by its CSP) never leaves "pending":
+		// once the document has loaded without the script having run, stop
+		_, err = chromedp.Run(tab, chromedp.Poll[chromedp.Void](`(function(){var s=document.getElementById("al-verdict");return !s || s.getAttribute("data-status")!=="pending" || (document.readyState==="complete" && typeof AL==="undefined")})()`, chromedp.WithPollingInterval(10*time.Millisecond)))
+	}
+	var raw string
+	if err == nil {
+		raw, err = chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify({status:(document.getElementById("al-verdict")||{getAttribute:function(){return "missing"}}).getAttribute("data-status"), ok:!!(window.ALResult&&window.ALResult.ok), checks:(window.ALResult&&window.ALResult.checks)||[]})`))
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var r browserResult
+	if err := json.Unmarshal([]byte(raw), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != "ok" {
+		r.OK = false
+	}
+	return r
+}
+
+func TestBrowserVerifiesBundle(t *testing.T) {
+	b, _ := fixtureBundle(t)
+	p := writeTemp(t, "bundle.html", b)
+	r := openBundle(t, p)
+	for _, c := range r.Checks {
+		t.Logf("%-10s %v %s", c.Name, c.OK, c.Detail)
+	}
+	if !r.OK {
+		t.Fatalf("the browser does not verify the untouched bundle (status %s)", r.Status)
+	}
+}

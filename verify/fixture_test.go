@@ -1,0 +1,87 @@
+package verify
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/agentlab/agentlab/internal/evfixture"
+)
+
+// fixtureRun builds the sealed fixture run once per option set and
+// returns a private copy of its data dir, so tests may damage it.
+func fixtureRun(t testing.TB, o evfixture.Options) *evfixture.Run {
+	t.Helper()
+	dir := t.TempDir()
+	r, err := evfixture.Build(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+var (
+	bundleOnce  sync.Once
+	bundleBytes []byte
+	bundleErr   error
+	bundleRun   *evfixture.Run
+)
+
+// fixtureBundle is the bundle.html of the fixture run (built once).
+func fixtureBundle(t testing.TB) ([]byte, *evfixture.Run) {
+	t.Helper()
+	bundleOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agentlab-bundle-")
+		if err != nil {
+			bundleErr = err
+			return
+		}
+		r, err := evfixture.Build(dir, evfixture.Options{})
+		if err != nil {
+			bundleErr = err
+			return
+		}
+		var buf bytes.Buffer
+		bundleErr = WriteBundle(&buf, r.Dir, BundleOptions{})
+		bundleBytes, bundleRun = buf.Bytes(), r
+	})
+	if bundleErr != nil {
+		t.Fatal(bundleErr)
+	}
+	return append([]byte{}, bundleBytes...), bundleRun
+}
+
+func writeTemp(t testing.TB, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBundleVerifies(t *testing.T) {
+	b, r := fixtureBundle(t)
+	res, err := VerifyBundle(b, Options{Expect: r.Seal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Checks {
+		t.Logf("%-10s %v %s", c.Name, c.OK, c.Detail)
+	}
+	if !res.OK || res.Seal != r.Seal {
+		t.Fatalf("untouched bundle does not verify")
+	}
+	res, err = Verify(r.Dir, Options{Expect: r.Seal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Checks {
+		t.Logf("dir %-10s %v %s", c.Name, c.OK, c.Detail)
+	}
+	if !res.OK {
+		t.Fatal("run dir does not verify")
+	}
+}

@@ -1,0 +1,107 @@
+package verify
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/hashid"
+)
+
+func canonicalize(b []byte) ([]byte, error) { return canon.Canonicalize(b) }
+
+func decodeB64(s string) ([]byte, error) { return base64.StdEncoding.DecodeString(s) }
+
+// hashArtifacts re-hashes the blobs ids from the store directory dir,
+// streaming each file (no artifact is held in memory) on Options.Workers
+// goroutines, and records a failure per missing or altered blob. It
+// returns the ids that are present and intact. Large blobs are the cost of
+// verifying a run, so they are spread over every core; BLAKE3 itself uses
+// SIMD within each.
+func (v *verifier) hashArtifacts(dir string, ids []string) map[string]bool {
+	ok, errs := hashAll(dir, ids, v.opt.Workers)
+	for _, err := range errs {
+		v.fail(CheckArtifacts, "%v", err)
+	}
+	return ok
+}
+
+// hashAll re-hashes the blobs ids from dir on workers goroutines; it
+// returns the intact ids and one error per missing or altered blob, in id
+// order. It touches no shared state, so it can run while the events are
+// checked.
+func hashAll(dir string, ids []string, workers int) (map[string]bool, []error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	type result struct {
+		id  string
+		err error
+	}
+	jobs := make(chan string)
+	results := make([]result, len(ids))
+	idx := map[string]int{}
+	for i, id := range ids {
+		idx[id] = i
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 1<<20)
+			for s := range jobs {
+				results[idx[s]] = result{s, hashOne(dir, s, buf)}
+			}
+		}()
+	}
+	for _, id := range ids {
+		jobs <- id
+	}
+	close(jobs)
+	wg.Wait()
+	ok := map[string]bool{}
+	var fails []result
+	for _, r := range results {
+		if r.err == nil {
+			ok[r.id] = true
+		} else {
+			fails = append(fails, r)
+		}
+	}
+	sort.Slice(fails, func(i, j int) bool { return fails[i].id < fails[j].id })
+	errs := make([]error, len(fails))
+	for i, r := range fails {
+		errs[i] = r.err
+	}
+	return ok, errs
+}
+
+func hashOne(dir, s string, buf []byte) error {
+	id, err := hashid.Parse(s)
+	if err != nil {
+		return fmt.Errorf("artifact id %q is not a hash id", s)
+	}
+	f, err := os.Open(artifactPath(dir, id))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("artifact %s is missing", id.Short())
+		}
+		return fmt.Errorf("artifact %s: %v", id.Short(), err)
+	}
+	defer f.Close()
+	h := hashid.New()
+	if _, err := io.CopyBuffer(h, f, buf); err != nil {
+		return fmt.Errorf("artifact %s: %v", id.Short(), err)
+	}
+	if got := hashid.FromHasher(h); got != id {
+		return fmt.Errorf("artifact %s is altered: its bytes hash to %s", id.Short(), got.Short())
+	}
+	return nil
+}

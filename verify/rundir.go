@@ -1,0 +1,139 @@
+package verify
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/hashid"
+)
+
+// runRecord is the part of run.json (docs/formats.md, "Run record") the
+// verifier reads. It is read directly, not through run/runlog, so that the
+// verifier stays independent of the engine; nothing in it is trusted
+// except through the seal recomputed from the events.
+type runRecord struct {
+	ID        string      `json:"id"`
+	Plan      string      `json:"plan"`
+	Seal      string      `json:"seal"`
+	SealData  *chain.Seal `json:"seal_data"`
+	Signature string      `json:"signature"`
+	PublicKey string      `json:"public_key"`
+	Report    string      `json:"report"`
+}
+
+// runDir is a run directory read from disk.
+type runDir struct {
+	dir       string
+	artifacts string
+	rec       runRecord
+	log       []byte
+	events    []chain.Event
+	problems  []chain.Problem
+	torn      *chain.TornTail
+	lines     [][]byte
+}
+
+// DefaultArtifactsDir is where a run directory's artifacts live when
+// nothing else is said: <data-dir>/artifacts, two levels above
+// <data-dir>/runs/<id>.
+func DefaultArtifactsDir(runDir string) string {
+	return filepath.Join(filepath.Dir(filepath.Dir(filepath.Clean(runDir))), "artifacts")
+}
+
+// artifactPath is the file of a blob in an artifact store directory
+// (docs/formats.md, "Artifact store").
+func artifactPath(dir string, id hashid.ID) string {
+	h := id.Hex()
+	return filepath.Join(dir, h[:2], h[2:])
+}
+
+func readRunDir(dir, artifacts string, maxBytes int64, workers int) (*runDir, error) {
+	r, err := readRecord(dir, artifacts)
+	if err != nil {
+		return nil, err
+	}
+	return r, r.readEvents(maxBytes, workers)
+}
+
+// readRecord reads run.json.
+func readRecord(dir, artifacts string) (*runDir, error) {
+	if artifacts == "" {
+		artifacts = DefaultArtifactsDir(dir)
+	}
+	r := &runDir{dir: dir, artifacts: artifacts}
+	b, err := readCapped(filepath.Join(dir, "run.json"), 64<<20)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &r.rec); err != nil {
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, "run.json"), err)
+	}
+	if r.rec.ID == "" {
+		return nil, fmt.Errorf("%s: no run id", filepath.Join(dir, "run.json"))
+	}
+	return r, nil
+}
+
+// readEvents reads and parses events.jsonl.
+func (r *runDir) readEvents(maxBytes int64, workers int) error {
+	var err error
+	r.log, err = readCapped(filepath.Join(r.dir, "events.jsonl"), maxBytes)
+	if err != nil {
+		return err
+	}
+	evs, probs, torn, lines, err := parseLog(filepath.Join(r.dir, "events.jsonl"), r.log, workers)
+	if err != nil {
+		return err
+	}
+	r.events, r.problems, r.torn, r.lines = evs, probs, torn, lines
+	return nil
+}
+
+// errTooBig is returned for inputs over a size cap.
+var errTooBig = errors.New("over the size limit")
+
+func readCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var b []byte
+	if fi, err := f.Stat(); err == nil {
+		if fi.Size() > max {
+			return nil, fmt.Errorf("%s: %d bytes, %w of %d (raise it with --max-bytes)", path, fi.Size(), errTooBig, max)
+		}
+		b = make([]byte, 0, fi.Size()+1) // one allocation for a large event log
+	}
+	buf := bytes.NewBuffer(b)
+	_, err = buf.ReadFrom(io.LimitReader(f, max+1))
+	b = buf.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: %w of %d bytes (raise it with --max-bytes)", path, errTooBig, max)
+	}
+	return b, nil
+}
+
+// getFile reads a whole blob and checks its hash.
+func getFile(dir string, id hashid.ID, max int64) ([]byte, error) {
+	b, err := readCapped(artifactPath(dir, id), max)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("artifact %s is missing from %s", id.Short(), dir)
+		}
+		return nil, err
+	}
+	if hashid.Sum(b) != id {
+		return nil, fmt.Errorf("artifact %s is corrupt: its bytes hash to %s", id.Short(), hashid.Sum(b).Short())
+	}
+	return b, nil
+}
