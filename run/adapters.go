@@ -34,18 +34,30 @@ type model struct{ p provider.Provider }
 func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken func(string)) (engine.ModelResponse, error) {
 	msgs := make([]provider.Message, len(req.Messages))
 	for i, x := range req.Messages {
-		msgs[i] = provider.Message{Role: x.Role, Content: x.Content}
+		msgs[i] = provider.Message{Role: x.Role, Content: x.Content, ToolCallID: x.ToolCallID}
+		for _, tc := range x.ToolCalls {
+			msgs[i].ToolCalls = append(msgs[i].ToolCalls, provider.ToolCall{ID: tc.ID, Name: tc.Name, Args: tc.Args})
+		}
+	}
+	var decls []provider.ToolDecl
+	for _, d := range req.Tools {
+		decls = append(decls, provider.ToolDecl{Name: d.Name, Description: d.Description, Schema: d.Schema})
 	}
 	resp, err := m.p.Complete(ctx, provider.Request{
 		Node: req.Node, Call: req.Call, Kind: req.Kind, Model: req.Model,
 		System: req.System, Messages: msgs, OutputSchema: req.OutputSchema,
 		Labels: req.Labels, Temperature: req.Temperature, MaxTokens: req.MaxTokens, Seed: req.Seed,
+		Tools: decls, Evidence: providerEvidence(req.Evidence),
 	}, onToken)
 	if err != nil {
 		return engine.ModelResponse{}, err
 	}
-	return engine.ModelResponse{
+	out := engine.ModelResponse{
 		Text: resp.Text, Model: resp.Model,
 		Usage: engine.Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, CostUSD: resp.Usage.CostUSD},
-	}, nil
+	}
+	for _, tc := range resp.ToolCalls {
+		out.ToolCalls = append(out.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Args: tc.Args})
+	}
+	return out, nil
 }

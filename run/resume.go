@@ -28,6 +28,8 @@ type ResumeOptions struct {
 	Parallel int
 	Epoch    *time.Time
 	Observe  func(engine.Update)
+	// Interaction is how the run may involve the person at the terminal.
+	Interaction Interaction
 }
 
 // Resume continues a failed, cancelled or interrupted run. Nodes the
@@ -40,7 +42,11 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		return nil, err
 	}
 	if snap.Record.Status == engine.StatusSucceeded && snap.Record.Seal != "" {
-		return finishedOutcome(snap.Record, o.DataDir)
+		out, err := finishedOutcome(snap.Record, o.DataDir)
+		if out != nil {
+			out.Tier = tierOf(snap.Events)
+		}
+		return out, err
 	}
 	rl, err := runlog.Open(o.DataDir, o.RunID)
 	if err != nil {
@@ -158,13 +164,13 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		return nil, fmt.Errorf("run %s: %v", o.RunID, err)
 	}
 	if !started {
-		if _, err := rl.Append("run.started", "", startedData(p, cp, hashid.Sum(ib).String(), cp.BaseDir)); err != nil {
+		if _, err := rl.Append("run.started", "", startedData(p, cp, inputs, hashid.Sum(ib).String(), cp.BaseDir)); err != nil {
 			return nil, err
 		}
 	} else if _, err := rl.Append(EvRunResumed, "", map[string]any{"plan": cp.Plan, "restored": prior.Finished()}); err != nil {
 		return nil, err
 	}
-	return execute(ctx, rl, cp, p, inputs, prov, prior, o.Observe, true)
+	return execute(ctx, rl, cp, p, inputs, prov, prior, o.Observe, true, o.Interaction)
 }
 
 // finishedOutcome reports a finished run without touching it.

@@ -77,6 +77,8 @@ type Options struct {
 	Observe func(engine.Update)
 	// Started is called once the run id is known, before any node runs.
 	Started func(runID string)
+	// Interaction is how the run may involve the person at the terminal.
+	Interaction Interaction
 }
 
 // Outcome is how a run (or a resume) ended.
@@ -94,6 +96,19 @@ type Outcome struct {
 	Resumed  bool
 	Finished bool // resume found the run already finished and changed nothing
 	Repaired string
+	// Waiting lists the human nodes a waiting run paused at, each with the
+	// command that decides it.
+	Waiting []runlog.Waiting
+	// Rejected is set when the run was cancelled because a human node was
+	// rejected and had no reject edge: resuming it changes nothing.
+	Rejected bool
+	// Tier is the issuance verdict of the contracted outputs
+	// (formal|degraded|withheld), "" when no output has a contract.
+	Tier string
+	// Report and Bundle are the paths of report.html and bundle.html once
+	// they are written (by the caller, after the seal).
+	Report string
+	Bundle string
 }
 
 // checkpoint is checkpoint.json: everything resume needs besides the
@@ -230,18 +245,18 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if o.Started != nil {
 		o.Started(id)
 	}
-	if _, err := rl.Append("run.started", "", startedData(o.Plan, cp, rec.InputsHash, baseDir)); err != nil {
+	if _, err := rl.Append("run.started", "", startedData(o.Plan, cp, inputs, rec.InputsHash, baseDir)); err != nil {
 		return nil, err
 	}
-	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false)
+	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false, o.Interaction)
 }
 
 // startedData is run.started's payload: what pins the run's behaviour.
 // Machine-specific facts (paths, the actor) stay in run.json so that the
 // sealed chain is the same on every machine.
-func startedData(p *plan.Plan, cp checkpoint, inputsHash, baseDir string) map[string]any {
+func startedData(p *plan.Plan, cp checkpoint, inputs map[string]any, inputsHash, baseDir string) map[string]any {
 	d := map[string]any{
-		"plan": cp.Plan, "inputs_hash": inputsHash, "seed": cp.Seed,
+		"plan": cp.Plan, "inputs": inputs, "inputs_hash": inputsHash, "seed": cp.Seed,
 		"provider": cp.Provider, "kind": cp.Kind, "tier": p.Tier, "flow": p.Name,
 	}
 	if cp.Model != "" {
@@ -280,15 +295,27 @@ func sourceHashes(p *plan.Plan, baseDir string) map[string]string {
 }
 
 // execute runs the engine and writes how the run ended.
-func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, inputs map[string]any, prov provider.Provider, prior *engine.Prior, observe func(engine.Update), resumed bool) (*Outcome, error) {
+func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, inputs map[string]any, prov provider.Provider, prior *engine.Prior, observe func(engine.Update), resumed bool, ia Interaction) (*Outcome, error) {
+	host, closeHost, err := newHost(rl, cp, ia)
+	if err != nil {
+		return nil, refused(rl, err)
+	}
+	defer closeHost()
+	ev, err := loadEvidence(ctx, rl, cp, p) // evidence.go
+	if err != nil {
+		return nil, err
+	}
+	defer ev.close()
 	memDir := filepath.Join(dataDirOf(rl), "memory")
 	res, err := engine.Run(ctx, engine.Config{
 		Plan: p, Inputs: inputs, Seed: cp.Seed, Parallel: cp.Parallel,
 		Recorder: recorder{rl}, Model: model{prov}, DefaultModel: cp.Model,
 		MemoryDir: memDir, Actor: cp.Actor, Prior: prior, Observe: observe,
+		Host:    host,
+		Sources: ev.sources, Ledger: ev.ledger, GetArtifact: ev.get, BaseDir: cp.BaseDir, Kind: cp.Kind,
 	})
 	if err != nil {
-		return nil, &UsageError{err}
+		return nil, refused(rl, &UsageError{err})
 	}
 	out := &Outcome{RunID: rl.ID(), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
 	rec := rl.Record()
@@ -296,12 +323,16 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 	switch res.Status {
 	case engine.StatusSucceeded:
 		out.Outputs = res.Outputs
-		if _, err := rl.Append("run.finished", "", map[string]any{"status": res.Status, "outputs": res.Outputs}); err != nil {
+		out.Tier = tierOf(rl.Events())
+		if _, err := rl.Append("run.finished", "", map[string]any{"status": res.Status, "outputs": res.Outputs, "tier": tierValue(out.Tier), "kind": cp.Kind}); err != nil {
 			return nil, err
 		}
 		return finishSealed(rl, cp, out)
+	case engine.StatusWaiting:
+		return pause(rl, out, res)
 	case engine.StatusCancelled:
 		out.Error = res.Err.Error()
+		out.Rejected = isRejection(res)
 		if _, err := rl.Append("run.cancelled", "", map[string]any{"reason": out.Error}); err != nil {
 			return nil, err
 		}
@@ -328,6 +359,7 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 		return nil, err
 	}
 	out.Seal = h.String()
+	out.Tier = tierOf(rl.Events())
 	outBytes, err := canon.Marshal(out.Outputs)
 	if err != nil {
 		return nil, err

@@ -207,7 +207,7 @@ func TestStartRefusesBadInputsAndTypes(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	bad := *p
-	bad.Nodes = append([]plan.Node{{ID: "t", Type: "tool", Spec: map[string]any{}}}, p.Nodes...)
+	bad.Nodes = append([]plan.Node{{ID: "t", Type: "teleport", Spec: map[string]any{}}}, p.Nodes...)
 	if _, err := Start(context.Background(), Options{DataDir: dir, Plan: &bad, PlanHash: h}); err == nil || !strings.Contains(err.Error(), "not supported by this version yet") {
 		t.Fatalf("err = %v", err)
 	}

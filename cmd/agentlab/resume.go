@@ -19,6 +19,7 @@ func newResumeCmd() *cobra.Command {
 	var (
 		planFile, dir, format string
 		parallel              int
+		yes, inline           bool
 	)
 	cmd := &cobra.Command{
 		Use:   "resume RUN",
@@ -65,10 +66,13 @@ Examples:
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			prog := newProgress(global.quiet)
-			out, err := run.Resume(ctx, run.ResumeOptions{DataDir: d, RunID: id, Plan: p, PlanHash: h, Parallel: parallel, Epoch: epoch, Observe: prog.observe})
+			out, err := run.Resume(ctx, run.ResumeOptions{DataDir: d, RunID: id, Plan: p, PlanHash: h, Parallel: parallel, Epoch: epoch, Observe: prog.observe, Interaction: interaction(yes, inline, prog)})
 			prog.close()
 			if err != nil {
 				return runError(err)
+			}
+			if !out.Finished {
+				exportEvidence(d, out, nil)
 			}
 			return report(cmd.OutOrStdout(), format, "", out)
 		},
@@ -77,5 +81,7 @@ Examples:
 	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
 	cmd.Flags().IntVar(&parallel, "parallel", 0, "nodes that may work at once (default as the run started)")
+	cmd.Flags().BoolVar(&yes, "yes", false, "never prompt; allow tool calls that would be asked (never approves a human node)")
+	cmd.Flags().BoolVar(&inline, "interactive", false, "on a terminal, ask human nodes' questions inline instead of pausing")
 	return cmd
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/agentlab/agentlab/compile"
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/issuance"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/engine"
@@ -40,6 +41,10 @@ type runFlags struct {
 	parallel  int
 	format    string
 	yes       bool
+	// inline asks human nodes' questions on the terminal (--interactive).
+	inline bool
+	// sign is the ed25519 private key file the seal is signed with.
+	sign string
 }
 
 func newRunCmd() *cobra.Command {
@@ -51,7 +56,12 @@ func newRunCmd() *cobra.Command {
 plan file. Nodes run in parallel where the graph allows (--parallel, default
 the plan's settings.parallel). Every node event is appended to the run's
 hash-chained log under <data-dir>/runs/<run-id>/; a run that succeeds is
-sealed, and its outputs are written to <out>/outputs.json.
+sealed, and its outputs are written to <out>/outputs.json, with report.html
+(every number clickable back to its source) and bundle.html (verifiable
+offline with agentlab verify). --sign KEY also signs the seal (ed25519).
+
+An output node with an issuance contract gives the run its tier (formal,
+degraded or withheld; see docs/evidence.md), printed as "tier …".
 
 The mock model is the default provider: no key or network is needed, and
 with the same plan, inputs and --seed it answers the same way every time.
@@ -88,7 +98,9 @@ Examples:
 	fl.StringVar(&f.actor, "actor", "", "who starts the run (default $USER)")
 	fl.IntVar(&f.parallel, "parallel", 0, "nodes that may work at once (default the plan's settings.parallel)")
 	fl.StringVar(&f.format, "format", "text", "output format: text|json")
-	fl.BoolVar(&f.yes, "yes", false, "never prompt")
+	fl.BoolVar(&f.yes, "yes", false, "never prompt; allow tool calls that would be asked (never approves a human node)")
+	fl.BoolVar(&f.inline, "interactive", false, "on a terminal, ask human nodes' questions inline instead of pausing")
+	fl.StringVar(&f.sign, "sign", "", "sign the seal with this ed25519 private key file (agentlab keys generate)")
 	return cmd
 }
 
@@ -117,6 +129,10 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	key, err := signingKey(f.sign)
+	if err != nil {
+		return err
+	}
 	epoch, err := run.SourceDateEpoch()
 	if err != nil {
 		return exitf(exitUsage, "%v", err)
@@ -136,6 +152,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, Kind: kind,
 		Inputs: inputs, Provider: f.provider, Model: f.model, Seed: f.seed, Actor: actor,
 		Origin: origin, Parallel: f.parallel, OutDir: f.out, Epoch: epoch, Observe: prog.observe,
+		Interaction: interaction(f.yes, f.inline, prog),
 		Started: func(id string) {
 			if !global.quiet {
 				fmt.Fprintf(os.Stderr, "run %s started (plan %s)\n", id, hash.String()[:15])
@@ -146,6 +163,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	if err != nil {
 		return runError(err)
 	}
+	exportEvidence(dataDir(f.dataDir), out, key)
 	return report(cmd.OutOrStdout(), f.format, p.Tier, out)
 }
 
@@ -240,6 +258,9 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 	}
 	if format == "json" {
 		res := runResult{Run: o.RunID, Status: o.Status, Kind: o.Kind, Plan: o.Plan, Outputs: o.Outputs, Waiting: []runlog.Waiting{}}
+		if len(o.Waiting) > 0 {
+			res.Waiting = o.Waiting
+		}
 		if res.Outputs == nil {
 			res.Outputs = map[string]any{}
 		}
@@ -247,6 +268,7 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 			s := o.Seal
 			res.Seal = &s
 		}
+		res.Tier, res.Report, res.Bundle = optional(o.Tier), optional(o.Report), optional(o.Bundle)
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(res); err != nil {
@@ -261,6 +283,12 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 		if o.Seal != "" {
 			fmt.Fprintf(stdout, "seal %s\n", o.Seal)
 		}
+		if o.Tier != "" {
+			fmt.Fprintf(stdout, "tier %s\n", o.Tier)
+		}
+		if o.Report != "" {
+			fmt.Fprintf(stdout, "report %s\nbundle %s\n", o.Report, o.Bundle)
+		}
 		keys := make([]string, 0, len(o.Outputs))
 		for k := range o.Outputs {
 			keys = append(keys, k)
@@ -269,9 +297,13 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 		for _, k := range keys {
 			fmt.Fprintf(stdout, "%s: %s\n", k, outputText(o.Outputs[k]))
 		}
+		printWaiting(stdout, o)
 	}
 	switch o.Status {
 	case engine.StatusSucceeded:
+		if o.Tier == issuance.TierWithheld {
+			return exitf(exitWithheld, "the run finished, but the issuance contract withheld its output; see the contract of the output node in `agentlab runs events %s`", o.RunID)
+		}
 		return nil
 	case runlog.StatusWaiting:
 		return exitCode(exitWaiting)
@@ -280,7 +312,7 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 	if msg == "" {
 		msg = "the run " + o.Status
 	}
-	if o.Status != engine.StatusSucceeded && !o.Finished {
+	if o.Status != engine.StatusSucceeded && !o.Finished && !o.Rejected {
 		msg += fmt.Sprintf("\ncontinue it with: agentlab resume %s", o.RunID)
 	}
 	return exitf(exitFailed, "%s", msg)

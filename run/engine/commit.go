@@ -25,6 +25,9 @@ type sequencer struct {
 	slots []slot
 	head  int
 	err   error // first write error; sticky
+	// held marks positions that will not run in this attempt (behind a
+	// node waiting for people); see atHead in evidence.go.
+	held map[int]bool
 }
 
 type slot struct {

@@ -18,6 +18,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := CheckSupported(cfg.Plan); err != nil {
 		return nil, err
 	}
+	if err := checkAgents(cfg); err != nil {
+		return nil, err
+	}
 	ix, err := indexGraph(cfg.Plan.Graph())
 	if err != nil {
 		return nil, err
@@ -54,11 +57,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	g := r.newGraphRun(cfg.Plan, ix, "", newScope(&r.mu, cfg.Inputs), recorderSink{cfg.Recorder}, nil)
 	runErr := g.run(ctx)
-	res := &Result{Steps: int(r.steps.Load()), Nodes: r.summaries()}
+	res := &Result{Steps: int(r.steps.Load()), Nodes: r.summaries(), Tier: r.runTier()}
+	var we *waitError
+	var rj *rejectedError
 	switch {
 	case runErr == nil:
 		res.Status = StatusSucceeded
 		res.Outputs = g.outputs()
+	case errors.As(runErr, &we):
+		res.Status = StatusWaiting
+		res.Waiting = we.nodes
+		res.Err = runErr
+	case errors.As(runErr, &rj):
+		res.Status = StatusCancelled
+		res.Err = runErr
 	case errors.Is(runErr, context.Canceled):
 		res.Status = StatusCancelled
 		res.Err = fmt.Errorf("the run was interrupted; continue it with agentlab resume")

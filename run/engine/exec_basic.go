@@ -45,7 +45,11 @@ func execOutput(_ context.Context, t *task) (any, effects, error) {
 			return nil, effects{}, fmt.Errorf("node %q: the outputs do not match its schema:\n%s", t.id, viol)
 		}
 	}
-	return out, effects{}, nil
+	c, err := t.contract() // exec_contract.go
+	if err != nil || c == nil {
+		return out, effects{}, err
+	}
+	return out, effects{record: map[string]any{"contract": c}}, nil
 }
 
 // execTransform evaluates `expr`; its value is the output.

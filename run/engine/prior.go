@@ -21,6 +21,10 @@ type RecordedEvent struct {
 // the finished iterations of an unfinished loop are restored too.
 type Prior struct {
 	nodes map[string]priorNode
+	// human holds the waiting and decision events of human nodes (prior_human.go).
+	human map[string]*priorHuman
+	// limits holds the agent.limits each agent node recorded (agent_limits.go).
+	limits map[string]json.RawMessage
 }
 
 type priorNode struct {
@@ -43,6 +47,17 @@ func NewPrior(events []RecordedEvent, get func(hashid.ID) ([]byte, error)) (*Pri
 		case EvNodeSkipped:
 			if _, ok := p.nodes[ev.Node]; !ok {
 				p.nodes[ev.Node] = priorNode{Status: StateSkipped}
+			}
+		case EvAgentLimits:
+			if p.limits == nil {
+				p.limits = map[string]json.RawMessage{}
+			}
+			if _, seen := p.limits[ev.Node]; !seen {
+				p.limits[ev.Node] = ev.Data
+			}
+		case EvHumanWaiting, EvHumanDecided, EvHumanEscalated:
+			if err := p.addHuman(ev); err != nil {
+				return nil, fmt.Errorf("event %s of %q: %v", ev.Type, ev.Node, err)
 			}
 		}
 	}

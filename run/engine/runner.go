@@ -36,6 +36,9 @@ type runner struct {
 	sumMu   sync.Mutex
 	summary map[string]*NodeSummary
 	sumKeys []string
+
+	evOnce sync.Once
+	ev     *evState // evidence gathered so far (evidence.go)
 }
 
 // limitError is a budget the run ran out of (max_graph_steps, run_timeout_s);
@@ -114,6 +117,10 @@ type effects struct {
 	vars  map[string]any
 	nodes map[string]any
 	port  string
+	// record holds extra keys of the node.finished event besides the
+	// payload (snapshot, metrics_artifact, contract…); they are sealed with
+	// it but are not part of what resume restores.
+	record map[string]any
 }
 
 // task is one execution of one node.
@@ -248,6 +255,26 @@ func (r *runner) finish(t *task, out any, eff effects) (execResult, error) {
 	} else {
 		res.record = json.RawMessage(b)
 	}
+	if len(eff.record) > 0 {
+		rec := map[string]any{}
+		for k, v := range eff.record {
+			rec[k] = v
+		}
+		if raw, ok := res.record.(json.RawMessage); ok {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &m); err != nil {
+				return execResult{}, fmt.Errorf("node %q: its output cannot be read back: %v", t.id, err)
+			}
+			for k, v := range m {
+				rec[k] = v
+			}
+		} else {
+			for k, v := range res.record.(map[string]any) {
+				rec[k] = v
+			}
+		}
+		res.record = rec
+	}
 	return res, nil
 }
 
@@ -269,6 +296,14 @@ func assignValue(n *plan.Node, out any) any {
 		if m != nil && n.Str("op") != "write" {
 			return m["value"]
 		}
+	case "code":
+		if m == nil {
+			return out
+		}
+		if j, ok := m["json"]; ok {
+			return j
+		}
+		return m["stdout"]
 	}
 	return out
 }

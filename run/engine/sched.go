@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agentlab/agentlab/plan"
 )
@@ -19,6 +20,10 @@ const (
 	stDone               // finished, or failed with on_error: continue (its edges are live)
 	stSkipped
 	stFailed // failed and stops the graph
+	// stWaiting: the node waits for people (a human node, or a container
+	// with one inside). Its successors stay undecided; the rest of the
+	// graph goes on, and the graph ends waiting.
+	stWaiting
 )
 
 // graphRun schedules one graph: the top level, one loop iteration, or a subflow.
@@ -35,6 +40,9 @@ type graphRun struct {
 
 	status []nodeStatus
 	ports  []string
+	// stopped is set once the graph starts no more nodes (a failure, a
+	// cancellation): nodes waiting for their evidence turn then give up.
+	stopped atomic.Bool
 	// assigned, when set, collects every variable this graph's nodes set
 	// (a loop reports them in its payload).
 	assigned *varLog
@@ -59,10 +67,11 @@ func (v *varLog) add(vs map[string]any) {
 
 // completion is what a node goroutine reports back to the scheduler loop.
 type completion struct {
-	gn     *gnode
-	status nodeStatus
-	port   string
-	err    error
+	gn      *gnode
+	status  nodeStatus
+	port    string
+	err     error
+	waiting []Waiting
 }
 
 func (r *runner) newGraphRun(p *plan.Plan, ix *gindex, prefix string, sc *scope, out sink, parent *graphRun) *graphRun {
@@ -96,12 +105,21 @@ func (g *graphRun) run(ctx context.Context) error {
 			decided = append(decided, gn)
 		}
 	}
+	var waitingFor []Waiting
 	resolve := func(c completion) {
 		g.status[c.gn.pos] = c.status
 		g.ports[c.gn.pos] = c.port
 		if c.status == stFailed && firstErr == nil {
 			firstErr = c.err
 			stopping = true
+			g.stopped.Store(true)
+		}
+		if c.status == stWaiting {
+			waitingFor = append(waitingFor, c.waiting...)
+			// Successors stay undecided until a decision is recorded;
+			// evidence numbering does not wait for them (evidence.go).
+			g.holdAfter(c.gn)
+			return
 		}
 		for _, s := range c.gn.out {
 			waiting[s.pos]--
@@ -116,6 +134,7 @@ func (g *graphRun) run(ctx context.Context) error {
 			decided = decided[1:]
 			if err := ctx.Err(); err != nil {
 				firstErr, stopping = g.r.ctxError(ctx, err), true
+				g.stopped.Store(true)
 				break
 			}
 			if reason, skip := g.skipReason(gn); skip {
@@ -140,6 +159,10 @@ func (g *graphRun) run(ctx context.Context) error {
 	if err := g.seq.drain(); err != nil && firstErr == nil {
 		firstErr = err
 	}
+	if firstErr == nil && len(waitingFor) > 0 {
+		sort.Slice(waitingFor, func(i, j int) bool { return waitingFor[i].Node < waitingFor[j].Node })
+		return &waitError{nodes: waitingFor}
+	}
 	return firstErr
 }
 
@@ -154,10 +177,16 @@ func (g *graphRun) skipReason(gn *gnode) (string, bool) {
 		from := g.ix.byID[e.From]
 		switch g.status[from.pos] {
 		case stDone:
-			if e.Port == "" || e.Port == g.ports[from.pos] {
+			port := e.Port
+			if port == "" && from.n.Type == "human" {
+				// A human gate's plain edge is its approve edge: a
+				// rejection must never flow on as if approved.
+				port = VerdictApproved
+			}
+			if port == "" || port == g.ports[from.pos] {
 				return "", false
 			}
-			why = append(why, fmt.Sprintf("%s took port %q, not %q", e.From, g.ports[from.pos], e.Port))
+			why = append(why, fmt.Sprintf("%s took port %q, not %q", e.From, g.ports[from.pos], port))
 		case stSkipped:
 			why = append(why, e.From+" was skipped")
 		default:
@@ -228,6 +257,25 @@ func (g *graphRun) runNode(ctx context.Context, gn *gnode) completion {
 	}
 	emit := func(ev pendingEvent) error { return g.seq.emit(gn.pos, ev) }
 	res, err := g.r.execute(ctx, &task{r: g.r, g: g, gn: gn, node: n, id: id, sc: g.sc, emit: emit})
+	var we *waitError
+	if errors.As(err, &we) {
+		g.r.note(Update{Node: id, Type: n.Type, State: StateWaiting, Detail: we.Error()})
+		if cerr := g.seq.close(gn.pos); cerr != nil {
+			return completion{gn: gn, status: stFailed, err: cerr}
+		}
+		return completion{gn: gn, status: stWaiting, waiting: we.nodes}
+	}
+	var rj *rejectedError
+	if errors.As(err, &rj) {
+		// Not a failure: people said no. The run ends cancelled.
+		werr := emit(pendingEvent{EvNodeCancelled, id, map[string]any{"reason": rj.Error()}})
+		g.r.note(Update{Node: id, Type: n.Type, State: StateCancelled, Detail: rj.Error()})
+		g.seq.close(gn.pos)
+		if werr != nil {
+			err = werr
+		}
+		return completion{gn: gn, status: stFailed, err: err}
+	}
 	if err != nil {
 		return g.finishFailed(ctx, gn, id, err, res.attempts)
 	}
@@ -284,5 +332,5 @@ func (g *graphRun) apply(n *plan.Node, p payload) {
 // isFatal reports errors that end the run whatever on_error says.
 func isFatal(err error) bool {
 	var le *limitError
-	return errors.As(err, &le) || errors.Is(err, context.Canceled)
+	return errors.As(err, &le) || errors.Is(err, context.Canceled) || isWaitOrReject(err)
 }

@@ -284,11 +284,11 @@ func TestCancel(t *testing.T) {
 
 func TestUnsupportedTypeRefusedUpFront(t *testing.T) {
 	l := nd("l", "loop", "over", "[1]", "max_iterations", 1)
-	l.Body = &plan.Graph{Nodes: []plan.Node{nd("a", "agent")}}
+	l.Body = &plan.Graph{Nodes: []plan.Node{nd("a", "teleport")}}
 	p := mkPlan([]plan.Node{nd("x", "transform", "expr", "1"), l}, nil)
 	rec := newRecorder()
 	_, err := Run(context.Background(), Config{Plan: p, Recorder: rec})
-	if err == nil || !strings.Contains(err.Error(), `node "l[].a" has type "agent", which is not supported by this version yet`) {
+	if err == nil || !strings.Contains(err.Error(), `node "l[].a" has type "teleport", which is not supported by this version yet`) {
 		t.Fatalf("err = %v", err)
 	}
 	if len(rec.events) != 0 {

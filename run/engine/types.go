@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
+	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 )
@@ -46,10 +48,31 @@ type Model interface {
 	Complete(ctx context.Context, req ModelRequest, onToken func(string)) (ModelResponse, error)
 }
 
-// Message is one chat message.
+// Message is one chat message. An assistant message may carry the tool
+// calls the model asked for; a "tool" message answers one of them (same
+// ToolCallID).
 type Message struct {
-	Role    string
-	Content string
+	Role       string
+	Content    string
+	ToolCalls  []ToolCall
+	ToolCallID string
+}
+
+// ToolDecl offers one tool to the model: its name, what it does, and the
+// JSON Schema of its arguments object.
+type ToolDecl struct {
+	Name        string
+	Description string
+	Schema      map[string]any
+}
+
+// ToolCall is the model asking for one tool to run. Args is what the model
+// wrote: usually a JSON object, but it is kept as given so that a malformed
+// call can be fed back to the model instead of failing the node.
+type ToolCall struct {
+	ID   string
+	Name string
+	Args json.RawMessage
 }
 
 // ModelRequest is one model call.
@@ -65,6 +88,11 @@ type ModelRequest struct {
 	Seed         int64
 	Temperature  *float64
 	MaxTokens    int
+	// Tools are the tools offered to the model (agent and supervisor calls).
+	Tools []ToolDecl
+	// Evidence is what a report call may cite (Kind "report"), so that a
+	// provider that writes markers itself writes only resolvable ones.
+	Evidence *Evidence
 }
 
 // Usage is what a model call cost.
@@ -79,6 +107,9 @@ type ModelResponse struct {
 	Text  string
 	Model string
 	Usage Usage
+	// ToolCalls are the tools the model asks to run; empty means the text
+	// is its answer.
+	ToolCalls []ToolCall
 }
 
 // Node states reported to the Observer.
@@ -88,6 +119,7 @@ const (
 	StateFailed   = "failed"
 	StateSkipped  = "skipped"
 	StateRetrying = "retrying"
+	StateWaiting  = "waiting"
 )
 
 // Update is one progress report: a state change (Token empty) or a
@@ -127,6 +159,21 @@ type Config struct {
 	// InlineLimit is the largest node.finished payload (canonical bytes)
 	// written inline; larger ones become artifacts. 0 means 4096.
 	InlineLimit int
+	// Sources answers db_query__<source> tool calls (nil: a flow without
+	// sources); Ledger numbers the run's evidence (nil: a fresh ledger).
+	Sources SourceDB
+	Ledger  *evidence.Ledger
+	// BaseDir resolves paths a node names relative to the flow (retrieve's
+	// from:); Kind is the run's kind (exploratory|formal).
+	BaseDir string
+	Kind    string
+	// GetArtifact reads a stored artifact (evidence of an earlier attempt
+	// of a resumed run); nil means only this attempt's evidence is known.
+	GetArtifact func(hashid.ID) ([]byte, error)
+	// Host is what agent, supervisor, code and human nodes use from the
+	// machine and the person at it: tools, permissions, the sandbox, the
+	// clock and prompts (host.go).
+	Host Host
 }
 
 // Run statuses.
@@ -134,6 +181,8 @@ const (
 	StatusSucceeded = "succeeded"
 	StatusFailed    = "failed"
 	StatusCancelled = "cancelled"
+	// StatusWaiting: the run paused at one or more human nodes (Result.Waiting).
+	StatusWaiting = "waiting"
 )
 
 // Result is how an execution ended.
@@ -144,6 +193,11 @@ type Result struct {
 	Err   error
 	Steps int
 	Nodes []NodeSummary
+	// Tier is the issuance verdict over the contracted output nodes
+	// (the worst of them); "" when no output has a contract.
+	Tier string
+	// Waiting lists the human nodes the run paused at (StatusWaiting).
+	Waiting []Waiting
 }
 
 // NodeSummary is one row of the end-of-run table.

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	sdk "github.com/agentlab/agentlab/presets/ptc"
+	"github.com/agentlab/agentlab/run/tools"
+)
+
+// ptcOn is a host chain that always says yes.
+func ptcOn(title string, toolsets []string) sdk.Decision {
+	return sdk.Decide(sdk.Config{Mode: sdk.ModeOn, RolloutPercent: 100}, "u", toolsets, title)
+}
+
+func runCodeCall(code string) ModelResponse {
+	b, _ := json.Marshal(map[string]string{"code": code})
+	return ModelResponse{ToolCalls: []ToolCall{{ID: "rc1", Name: "run_code", Args: b}}, Usage: Usage{InputTokens: 10, OutputTokens: 5}}
+}
+
+// TestAgentCodeMode runs a program that calls an allowed tool and a
+// denied one: run_code replaces the native declarations, each sub-call
+// is checked and recorded under rc1:ptc:<n>, and the denial reaches the
+// program as a ToolCallError.
+func TestAgentCodeMode(t *testing.T) {
+	needInterpreter(t, "python3")
+	lookup := lookupTool(func(m map[string]any) string { return `{"value": 42}` })
+	secret := &echoTool{name: "secret", effect: tools.Read, result: func(map[string]any) string { return "classified" }}
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		if i == 0 {
+			return runCodeCall(`
+a = await lookup({"q": "x"})
+try:
+    await secret({})
+    s = "ran"
+except ToolCallError as e:
+    s = e.message
+return {"value": a["value"], "secret": s}`)
+		}
+		return answer("It is 42.")
+	}}
+	p := agentPlan("presentation", "ptc", "tools", []any{"lookup", "secret"}, "permissions", []any{
+		map[string]any{"tool": "secret", "action": "deny"},
+		map[string]any{"tool": "*", "action": "allow"},
+	})
+	res, rec := run(t, p, nil, withModel(m), withHost(Host{Tools: registry(t, lookup, secret), PTC: ptcOn, WorkDir: t.TempDir()}))
+	if res.Status != StatusSucceeded {
+		t.Fatalf("%s %v", res.Status, res.Err)
+	}
+	if tl := m.reqs[0].Tools; len(tl) != 1 || tl[0].Name != "run_code" || !strings.Contains(tl[0].Description, "async def lookup(") {
+		t.Fatalf("tools offered = %+v", tl)
+	}
+	if pr := eventData(rec, EvAgentPresentation); len(pr) != 1 || pr[0]["mode"] != "ptc" {
+		t.Errorf("presentation = %v", pr)
+	}
+	var ids []string
+	for _, c := range eventData(rec, EvToolCalled) {
+		ids = append(ids, c["call_id"].(string)+" "+c["tool"].(string))
+	}
+	if strings.Join(ids, ",") != "rc1 run_code,rc1:ptc:1 lookup,rc1:ptc:2 secret" {
+		t.Errorf("tool.called = %q", ids)
+	}
+	if secret.calls != 0 || lookup.calls != 1 {
+		t.Errorf("calls: secret %d lookup %d", secret.calls, lookup.calls)
+	}
+	results := eventData(rec, EvToolResult)
+	last := results[len(results)-1]
+	out, _ := json.Marshal(last["output"])
+	if last["call_id"] != "rc1" || last["ok"] != true || !strings.Contains(string(out), `"secret":"permission refused: `) || !strings.Contains(string(out), `"value":42`) {
+		t.Errorf("run_code result = %v", last)
+	}
+	if msg := m.reqs[1].Messages[len(m.reqs[1].Messages)-1]; !strings.HasPrefix(msg.Content, `{"ok":true,"output":{`) {
+		t.Errorf("model was shown %q", msg.Content)
+	}
+}
+
+// TestAgentCodeModeOff: without a chain, or when it says no, the agent
+// keeps its native tools and the event says why.
+func TestAgentCodeModeOff(t *testing.T) {
+	for _, h := range []Host{{}, {PTC: func(string, []string) sdk.Decision { return sdk.Decide(sdk.Config{Mode: sdk.ModeOff}, "u", nil, "") }}} {
+		m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse { return answer("done") }}
+		h.Tools = registry(t, lookupTool(func(map[string]any) string { return "x" }))
+		_, rec := run(t, agentPlan("presentation", "ptc"), nil, withModel(m), withHost(h))
+		if tl := m.reqs[0].Tools; len(tl) != 1 || tl[0].Name != "lookup" {
+			t.Errorf("tools = %+v", tl)
+		}
+		pr := eventData(rec, EvAgentPresentation)
+		if len(pr) != 1 || pr[0]["mode"] != "native" || pr[0]["reason"] == "" {
+			t.Errorf("presentation = %v", pr)
+		}
+	}
+	// A native agent writes no presentation event.
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse { return answer("done") }}
+	_, rec := run(t, agentPlan(), nil, withModel(m), withHost(Host{Tools: registry(t, lookupTool(func(map[string]any) string { return "x" })), PTC: ptcOn}))
+	if pr := eventData(rec, EvAgentPresentation); len(pr) != 0 {
+		t.Errorf("presentation = %v", pr)
+	}
+}
+
+// TestAgentCodeModeRefusesNativeCalls: in ptc mode only run_code is
+// offered; a direct call of a folded tool is answered with a correction.
+func TestAgentCodeModeRefusesNativeCalls(t *testing.T) {
+	lookup := lookupTool(func(map[string]any) string { return "x" })
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		if i == 0 {
+			return call("lookup", `{}`)
+		}
+		return answer("ok")
+	}}
+	_, rec := run(t, agentPlan("presentation", "ptc"), nil, withModel(m), withHost(Host{Tools: registry(t, lookup), PTC: ptcOn}))
+	if lookup.calls != 0 {
+		t.Error("a folded tool ran as a native call")
+	}
+	r := eventData(rec, EvToolResult)
+	if len(r) != 1 || !strings.Contains(r[0]["error"].(string), "call it from a run_code program") {
+		t.Errorf("results = %v", r)
+	}
+}

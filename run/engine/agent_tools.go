@@ -1,0 +1,278 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/presets"
+	"github.com/agentlab/agentlab/run/sources"
+	"github.com/agentlab/agentlab/run/tools"
+)
+
+// describedSources is implemented by a SourceDB that can describe its
+// query tools to a model (run/sources.DB does).
+type describedSources interface {
+	Tools() []sources.ToolInfo
+}
+
+// toolset is the tools one agent (or supervisor worker) may call.
+type toolset struct {
+	t      *task
+	decls  []ToolDecl // sorted by name: the same declarations every run
+	db     map[string]bool
+	reg    map[string]bool
+	node   string // permission queries name this node
+	rules  []PermissionRule
+	caller tools.Caller
+	// before, when set, runs before a snapshot is numbered (supervisor
+	// workers take turns so that numbers are deterministic).
+	before func(context.Context) error
+}
+
+// agentToolNames lists the tools an agent asks for: its own `tools`, or
+// the preset's enabled tools when it lists none. "db_query" stands for
+// every db_query__<source> tool.
+func agentToolNames(n *plan.Node, a presets.Agent) (names []string, explicit bool) {
+	if l, ok := n.Spec["tools"].([]any); ok && len(l) > 0 {
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				names = append(names, s)
+			}
+		}
+		return names, true
+	}
+	return append([]string(nil), a.Tools...), false
+}
+
+// newToolset resolves names against the run's sources and tool registry.
+// Names the node lists explicitly must exist; a write tool is refused
+// either way (agents only read). Preset tools the host does not offer
+// (no workspace, say) are left out.
+func newToolset(t *task, node string, names []string, explicit bool, rules []PermissionRule) (*toolset, error) {
+	ts := &toolset{t: t, db: map[string]bool{}, reg: map[string]bool{}, node: node, rules: rules, caller: tools.FromAgent}
+	var dbInfos []sources.ToolInfo
+	if d, ok := t.r.cfg.Sources.(describedSources); ok && t.r.cfg.Sources != nil {
+		dbInfos = d.Tools()
+	}
+	h := &t.r.cfg.Host
+	var regNames []string
+	var problems []string
+	seen := map[string]bool{}
+	addDB := func(info sources.ToolInfo) {
+		if !seen[info.Name] {
+			seen[info.Name] = true
+			ts.db[info.Name] = true
+			ts.decls = append(ts.decls, ToolDecl{Name: info.Name, Description: info.Description, Schema: info.Schema})
+		}
+	}
+	for _, name := range names {
+		switch {
+		case name == "db_query":
+			for _, info := range dbInfos {
+				addDB(info)
+			}
+		case strings.HasPrefix(name, dbQueryPrefix):
+			found := false
+			for _, info := range dbInfos {
+				if info.Name == name {
+					addDB(info)
+					found = true
+				}
+			}
+			if !found {
+				problems = append(problems, fmt.Sprintf("%q queries a source the flow does not declare (add it under sources:)", name))
+			}
+		default:
+			if h.Tools != nil {
+				if _, ok := h.Tools.Get(name); ok {
+					regNames = append(regNames, name)
+					continue
+				}
+			}
+			if explicit {
+				problems = append(problems, fmt.Sprintf("%q is not a tool this run offers", name))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("node %q: %s; offered tools are %s", node, strings.Join(problems, "; "), strings.Join(offered(dbInfos, h.Tools), ", "))
+	}
+	if len(regNames) > 0 {
+		if _, err := h.Tools.ForAgent(regNames); err != nil {
+			return nil, fmt.Errorf("node %q: %v", node, err)
+		}
+		for _, info := range h.Tools.Infos(regNames) {
+			if !seen[info.Name] {
+				seen[info.Name] = true
+				ts.reg[info.Name] = true
+				ts.decls = append(ts.decls, ToolDecl{Name: info.Name, Description: info.Description, Schema: info.Schema})
+			}
+		}
+	}
+	sort.Slice(ts.decls, func(i, j int) bool { return ts.decls[i].Name < ts.decls[j].Name })
+	return ts, nil
+}
+
+func offered(db []sources.ToolInfo, reg *tools.Registry) []string {
+	out := []string{"db_query"}
+	for _, d := range db {
+		out = append(out, d.Name)
+	}
+	if reg != nil {
+		out = append(out, reg.Names()...)
+	}
+	return out
+}
+
+// toolOutcome is what one executed call gave back.
+type toolOutcome struct {
+	text string         // what the model is shown (before truncation)
+	data map[string]any // extra keys of the tool.result event
+	// refused is set when the call did not run (bad arguments, a refusal
+	// by the registry or the SQL guard): the text is the reason.
+	refused bool
+}
+
+// call runs one tool call that passed parsing and the permission check.
+// Refusals and query errors are returned as outcomes for the model to
+// read; only a cancelled context or a store failure is an error.
+func (ts *toolset) call(ctx context.Context, name string, args json.RawMessage) (toolOutcome, error) {
+	if ts.db[name] {
+		return ts.query(ctx, name, args)
+	}
+	if !ts.reg[name] {
+		return toolOutcome{text: fmt.Sprintf("error: no tool named %q is offered; call one of: %s", name, ts.names()), refused: true}, nil
+	}
+	res, err := ts.t.r.cfg.Host.Tools.Call(ctx, ts.caller, name, args)
+	if err != nil {
+		if ctx.Err() != nil {
+			return toolOutcome{}, ctx.Err()
+		}
+		var rf *tools.Refusal
+		if errors.As(err, &rf) {
+			return toolOutcome{text: "error: " + rf.Error(), data: map[string]any{"error": rf.Reason, "code": rf.Code}, refused: true}, nil
+		}
+		return toolOutcome{text: "error: " + err.Error(), data: map[string]any{"error": err.Error()}, refused: true}, nil
+	}
+	data := map[string]any{}
+	if res.Truncated {
+		data["truncated"] = true
+	}
+	b, _ := canon.Marshal(res)
+	if len(b) > 2048 {
+		id, err := ts.t.r.cfg.Recorder.PutArtifact(b)
+		if err != nil {
+			return toolOutcome{}, fmt.Errorf("node %q: storing a tool result: %v", ts.t.id, err)
+		}
+		data["result_artifact"] = id.String()
+	} else {
+		data["result"] = json.RawMessage(b)
+	}
+	return toolOutcome{text: res.Text, data: data}, nil
+}
+
+// query runs a db_query call and records its snapshot in the ledger.
+func (ts *toolset) query(ctx context.Context, name string, args json.RawMessage) (toolOutcome, error) {
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil || m == nil {
+		return toolOutcome{text: `error: the arguments must be a JSON object {"sql": "SELECT …", "params": {…}}`, refused: true}, nil
+	}
+	snap, err := ts.t.r.cfg.Sources.Call(ctx, name, m, ts.t.r.cfg.Plan.Settings.RowCap)
+	if err != nil {
+		if ctx.Err() != nil {
+			return toolOutcome{}, ctx.Err()
+		}
+		return toolOutcome{text: "error: " + err.Error(), data: map[string]any{"error": err.Error()}, refused: true}, nil
+	}
+	snap.Node = ts.t.id
+	if ts.before != nil {
+		if err := ts.before(ctx); err != nil {
+			return toolOutcome{}, err
+		}
+	}
+	id, art, err := ts.t.recordSnapshot(ctx, snap)
+	if err != nil {
+		return toolOutcome{}, err
+	}
+	view := map[string]any{
+		"snapshot": id, "columns": snap.Columns, "rows": snap.Rows, "truncated": snap.Truncated,
+		"cite_as": id + ".r<row>.<column> (rows count from 0)",
+	}
+	b, err := json.Marshal(view)
+	if err != nil {
+		return toolOutcome{}, fmt.Errorf("node %q: a snapshot cannot be shown: %v", ts.t.id, err)
+	}
+	return toolOutcome{text: string(b), data: map[string]any{
+		"snapshot": id, "snapshot_artifact": art, "rows": len(snap.Rows), "truncated": snap.Truncated,
+	}}, nil
+}
+
+func (ts *toolset) names() string {
+	out := make([]string, len(ts.decls))
+	for i, d := range ts.decls {
+		out[i] = d.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// permit asks the permission checker about one call. Without a checker
+// the node's own rules decide, and a call no rule allows is refused with
+// the sentence naming the rule to add (nobody can be asked here), unless
+// the host says yes.
+func (ts *toolset) permit(ctx context.Context, name string, args json.RawMessage) PermissionDecision {
+	h := &ts.t.r.cfg.Host
+	q := PermissionQuery{Node: ts.node, Tool: name, Args: args, Rules: ts.rules}
+	if h.Permission != nil {
+		return h.Permission.Decide(ctx, q)
+	}
+	for i, r := range ts.rules {
+		if !matchTool(r.Tool, name) {
+			continue
+		}
+		rule := fmt.Sprintf("node %s permissions rule %d", ts.node, i+1)
+		switch r.Action {
+		case "allow":
+			return PermissionDecision{Allowed: true, By: "rule", Rule: rule, Sentence: fmt.Sprintf("%s allows %s", rule, name)}
+		case "deny":
+			return PermissionDecision{By: "rule", Rule: rule, Sentence: fmt.Sprintf("%s denies %s", rule, name)}
+		}
+		break
+	}
+	if h.Yes {
+		return PermissionDecision{Allowed: true, By: "yes-flag", Sentence: name + " needs approval; approved by --yes"}
+	}
+	return PermissionDecision{By: "refused-no-tty", Sentence: fmt.Sprintf(
+		"%s needs approval and there is no terminal to ask (CI or stdin not a terminal); to allow it, add to the node's permissions: {tool: %q, action: allow} — or run with --yes", name, name)}
+}
+
+// matchTool matches a rule's tool pattern: exact, "*", or a prefix ending in *.
+func matchTool(pattern, name string) bool {
+	if pattern == "*" || pattern == name {
+		return true
+	}
+	if p, ok := strings.CutSuffix(pattern, "*"); ok {
+		return strings.HasPrefix(name, p)
+	}
+	return false
+}
+
+// nodeRules reads an agent node's `permissions` list.
+func nodeRules(n *plan.Node) []PermissionRule {
+	l, _ := n.Spec["permissions"].([]any)
+	var out []PermissionRule
+	for _, x := range l {
+		m, _ := x.(map[string]any)
+		tool, _ := m["tool"].(string)
+		action, _ := m["action"].(string)
+		if tool != "" {
+			out = append(out, PermissionRule{Tool: tool, Action: action})
+		}
+	}
+	return out
+}

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/agentlab/agentlab/issuance"
+	"github.com/agentlab/agentlab/plan"
+)
+
+// contract applies an output node's issuance contract {report_from,
+// metrics_from, required_metrics, on_missing}: the issuance checker reads
+// the report as its model wrote it (markers in place: a marker is a value
+// the system fills from sealed evidence, so it is traced by construction,
+// and [[m:x]] mentions metric x) against the metrics of metrics_from.
+// numbers: strict on the report node makes any untraced number withhold
+// the output. Violations the report node kept (on_violation: mark) other
+// than bare numbers, which the checker sees itself, degrade it. The
+// verdict is recorded in the node.finished event and becomes (the worst
+// over all contracted outputs) the run's tier. It returns nil without a
+// contract.
+func (t *task) contract() (map[string]any, error) {
+	c := t.node.Map("contract")
+	if c == nil {
+		return nil, nil
+	}
+	str := func(k string) string { s, _ := c[k].(string); return s }
+	reportFrom, metricsFrom := str("report_from"), str("metrics_from")
+	var required []string
+	if l, ok := c["required_metrics"].([]any); ok {
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				required = append(required, s)
+			}
+		}
+	}
+	onMissing := str("on_missing")
+	if onMissing == "" {
+		onMissing = "withhold"
+	}
+	var source string
+	var reasons []string
+	violations := 0
+	strict := true
+	if reportFrom != "" {
+		out, ok := t.sc.node(reportFrom)
+		m, _ := out.(map[string]any)
+		if !ok || m == nil {
+			reasons = append(reasons, fmt.Sprintf("report node %q did not finish, so there is no narrative to check", reportFrom))
+		} else {
+			source, _ = m["source"].(string)
+			if source == "" {
+				source, _ = m["text"].(string)
+			}
+			if v, ok := m["violations"].(float64); ok {
+				violations = int(v)
+			}
+		}
+		if rn := findNode(t.r.cfg.Plan, reportFrom); rn != nil && rn.Str("numbers") == "lenient" {
+			strict = false
+		}
+	}
+	var metrics []issuance.Metric
+	if metricsFrom != "" {
+		out, _ := t.sc.node(metricsFrom)
+		m, _ := out.(map[string]any)
+		mn := findNode(t.r.cfg.Plan, metricsFrom)
+		if m == nil || mn == nil {
+			reasons = append(reasons, fmt.Sprintf("metrics node %q did not finish, so no number can be traced", metricsFrom))
+		} else if defs, _, err := metricDefs(t.r.cfg.Plan, mn); err == nil {
+			names := make([]string, 0, len(defs))
+			for k := range defs {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			for _, k := range names {
+				v, ok := m[k].(float64)
+				if !ok {
+					continue
+				}
+				d := defs[k]
+				metrics = append(metrics, issuance.Metric{Name: k, Value: v, Unit: d.Unit, Decimals: d.Decimals, Format: d.Format})
+			}
+		}
+	}
+	res := issuance.Check(source, metrics, issuance.Options{Strict: strict, Required: required, OnMissing: onMissing})
+	bare := 0
+	for _, n := range res.Numbers {
+		if n.Ignored == nil && n.Matched == nil {
+			bare++
+		}
+	}
+	if other := violations - bare; other > 0 && res.Tier == issuance.TierFormal {
+		res.Tier = issuance.TierDegraded
+		res.Reasons = append(res.Reasons, fmt.Sprintf("report %q kept %d violation(s) of the citation rules (on_violation: mark)", reportFrom, other))
+	}
+	if len(reasons) > 0 {
+		if res.Tier == issuance.TierFormal {
+			res.Tier = issuance.TierDegraded
+		}
+		res.Reasons = append(res.Reasons, reasons...)
+	}
+	ev := t.r.evidence()
+	ev.mu.Lock()
+	ev.tiers[t.id] = res.Tier
+	ev.mu.Unlock()
+	return map[string]any{"report_from": reportFrom, "metrics_from": metricsFrom, "tier": res.Tier, "issuance": res}, nil
+}
+
+// findNode finds a top-level node of p by id.
+func findNode(p *plan.Plan, id string) *plan.Node {
+	for i := range p.Nodes {
+		if p.Nodes[i].ID == id {
+			return &p.Nodes[i]
+		}
+	}
+	return nil
+}

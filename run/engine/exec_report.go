@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agentlab/agentlab/evidence"
+)
+
+func init() {
+	registerExecutor("report", executor{leaf: true, run: execReport})
+}
+
+// citationGuide is appended to a report node's system prompt: the model
+// writes markers, never numbers, and the system fills the values in.
+const citationGuide = `Write every figure as a citation marker; never write a number yourself.
+Markers: [[m:NAME]] a metric ([[m:NAME|万]] in a display unit: 万 亿 千 k M B %), [[i:NAME]] an input,
+[[v:Q1.r0.COLUMN]] one cell of a query result, [[table:Q1 cols=a,b rows=0-4]] a table,
+[[q:K1|exact words]] a verbatim quotation from a knowledge hit, [[see:m:NAME,Q1]] the grounds of a claim.
+Every sentence that states a finding (a change, a comparison, a ranking) must carry a marker.`
+
+// execReport asks the model (Kind "report", with the citable evidence)
+// for a narrative with citation markers, checks it (checkReport) and asks
+// for a rewrite, feeding the violations back, up to max_repairs times.
+// Violations left after that fail the node (on_violation: fail) or are
+// recorded in the report (mark). With claims: judge every conclusion is
+// judged by a model within judge.max_sentences and judge.max_cost_usd.
+// The ReportArtifact holds the accepted source; the output is
+// {text: filled plain text, source, violations, model, usage}.
+func execReport(ctx context.Context, t *task) (any, effects, error) {
+	n := t.node
+	if t.r.cfg.Model == nil {
+		return nil, effects{}, fmt.Errorf("node %q: no model provider is configured; pass --provider mock", t.id)
+	}
+	env := t.sc.env()
+	system, err := render(n.Str("system"), env)
+	if err != nil {
+		return nil, effects{}, fmt.Errorf("node %q: system: %v", t.id, err)
+	}
+	prompt, err := render(n.Str("prompt"), env)
+	if err != nil {
+		return nil, effects{}, fmt.Errorf("node %q: prompt: %v", t.id, err)
+	}
+	if t.extra != "" {
+		prompt += "\n\n" + t.extra
+	}
+	if system != "" {
+		system += "\n\n"
+	}
+	system += citationGuide
+	c := t.citable()
+	strict := n.Str("numbers") != "lenient"
+	claims := n.Str("claims")
+	maxRepairs := 1
+	if _, ok := n.Spec["max_repairs"]; ok {
+		maxRepairs = n.Int("max_repairs")
+	}
+	writer := modelName(t)
+	msgs := []Message{{Role: "user", Content: prompt}}
+	var usage Usage
+	var text, model string
+	var vs []evidence.Violation
+	var cl []evidence.Claim
+	attempts := 0
+	for {
+		req := ModelRequest{
+			Node: t.modelID(), Call: t.r.nextCall(t.modelID()), Kind: "report",
+			Model: writer, System: system, Seed: t.r.cfg.Seed, Messages: msgs,
+			MaxTokens: n.Int("max_tokens"), Evidence: c.forModel(),
+		}
+		resp, err := t.r.cfg.Model.Complete(ctx, req, func(tok string) {
+			t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok})
+		})
+		if err != nil {
+			return nil, effects{}, fmt.Errorf("node %q: the model call failed: %v", t.id, err)
+		}
+		attempts++
+		usage = addUsage(usage, resp.Usage)
+		text, model = resp.Text, resp.Model
+		vs, cl = checkReport(text, c, strict, claims == "require_citation")
+		if len(vs) == 0 || attempts > maxRepairs {
+			break
+		}
+		if err := t.emit(pendingEvent{"report.repair", t.id, map[string]any{"attempt": attempts, "violations": len(vs)}}); err != nil {
+			return nil, effects{}, err
+		}
+		msgs = append(msgs, Message{Role: "assistant", Content: text}, Message{Role: "user", Content: "Your report breaks the citation rules:\n" +
+			describeViolations(text, vs) + "Rewrite the whole report so that every figure is a marker and every marker resolves. Do not write any number yourself."})
+	}
+	if claims == "judge" {
+		jv, ju, err := t.judge(ctx, text, c, cl, writer)
+		if err != nil {
+			return nil, effects{}, err
+		}
+		usage = addUsage(usage, ju)
+		vs = append(vs, jv...)
+		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Start < vs[j].Start })
+	}
+	if len(vs) > 0 && n.Str("on_violation") != "mark" {
+		return nil, effects{}, fmt.Errorf("node %q: the report still breaks the citation rules after %d attempt(s) (max_repairs: %d):\n%s(set on_violation: mark to keep it with the violations marked, or raise max_repairs)",
+			t.id, attempts, maxRepairs, describeViolations(text, vs))
+	}
+	art := evidence.ReportArtifact{Node: t.id, Source: text, Attempts: attempts, Violations: vs, Claims: cl}
+	id, err := storeJSON(t, art)
+	if err != nil {
+		return nil, effects{}, err
+	}
+	out := map[string]any{
+		"text":       fill(text, c),
+		"source":     text,
+		"violations": len(vs),
+		"model":      model,
+		"usage":      usage,
+	}
+	return out, effects{record: map[string]any{"report_artifact": id}}, nil
+}
+
+func addUsage(a, b Usage) Usage {
+	return Usage{InputTokens: a.InputTokens + b.InputTokens, OutputTokens: a.OutputTokens + b.OutputTokens, CostUSD: a.CostUSD + b.CostUSD}
+}
+
+// judgeVerdicts are the answers a judge may give.
+var judgeVerdicts = map[string]bool{"supported": true, "partly": true, "unsupported": true, "not_a_claim": true}
+
+// judge asks a model, one call per conclusion sentence, whether the
+// sentence is supported by what it cites. It stops at judge.max_sentences
+// sentences or once judge.max_cost_usd is spent (a warning event says how
+// many were left unjudged). An "unsupported" verdict is a violation.
+func (t *task) judge(ctx context.Context, text string, c *citable, cl []evidence.Claim, writer string) ([]evidence.Violation, Usage, error) {
+	j := t.node.Map("judge")
+	jm, _ := j["model"].(string)
+	if jm == "" {
+		jm = writer
+	}
+	if jm == writer {
+		if err := t.warn("W-REPORT-JUDGE-SAME-MODEL", "the judge model %q is the model that wrote the report; a model tends to approve its own claims, so name another judge.model", jm); err != nil {
+			return nil, Usage{}, err
+		}
+	}
+	maxN := 20
+	if x, ok := j["max_sentences"].(float64); ok && x > 0 {
+		maxN = int(x)
+	}
+	maxCost := -1.0
+	if x, ok := j["max_cost_usd"].(float64); ok && x >= 0 {
+		maxCost = x
+	}
+	var vs []evidence.Violation
+	var used Usage
+	judged := 0
+	for i := range cl {
+		if judged >= maxN || (maxCost >= 0 && used.CostUSD >= maxCost) {
+			left := len(cl) - i
+			if err := t.warn("W-REPORT-JUDGE-BUDGET", "%d claim(s) were not judged: the judge budget (max_sentences %d, max_cost_usd %g) was reached", left, maxN, maxCost); err != nil {
+				return nil, used, err
+			}
+			break
+		}
+		sent := text[cl[i].Start:cl[i].End]
+		req := ModelRequest{
+			Node: t.modelID() + ":judge", Call: t.r.nextCall(t.modelID() + ":judge"), Kind: "judge", Model: jm, Seed: t.r.cfg.Seed,
+			System:   "You check one claim of a report against the evidence it cites. Answer with exactly one word: supported, partly, unsupported or not_a_claim.",
+			Messages: []Message{{Role: "user", Content: "Claim: " + fill(sent, c) + "\nAs written: " + sent}},
+		}
+		resp, err := t.r.cfg.Model.Complete(ctx, req, func(string) {})
+		if err != nil {
+			return nil, used, fmt.Errorf("node %q: the judge call failed: %v", t.id, err)
+		}
+		used = addUsage(used, resp.Usage)
+		judged++
+		v := strings.ToLower(strings.Trim(strings.TrimSpace(resp.Text), ".!\"'"))
+		if !judgeVerdicts[v] {
+			v = "unsupported"
+		}
+		cl[i].Verdict = v
+		if v == "unsupported" {
+			vs = append(vs, evidence.Violation{Start: cl[i].Start, End: cl[i].End, Kind: vUnsupported, Text: sent,
+				Message: "the judge found the claim not supported by the evidence it cites"})
+		}
+	}
+	return vs, used, nil
+}
+
+// forModel lists the citable evidence for the model request.
+func (c *citable) forModel() *Evidence {
+	ev := &Evidence{}
+	for _, name := range c.mnames {
+		mv := c.metrics[name]
+		if mv.Value == nil {
+			continue
+		}
+		ev.Metrics = append(ev.Metrics, EvidenceMetric{Name: name, Value: *mv.Value, Unit: mv.Unit})
+	}
+	for _, id := range c.snapIDs {
+		s := c.snaps[id]
+		ev.Snapshots = append(ev.Snapshots, EvidenceSnapshot{ID: id, Node: s.Node, Columns: append([]string(nil), s.Columns...), Rows: len(s.Rows)})
+	}
+	ins := make([]string, 0, len(c.inputs))
+	for k := range c.inputs {
+		ins = append(ins, k)
+	}
+	sort.Strings(ins)
+	ev.Inputs = ins
+	for _, id := range c.hitIDs {
+		ev.Knowledge = append(ev.Knowledge, EvidenceHit{ID: id, Text: c.hits[id].Text})
+	}
+	return ev
+}
+
+// citable gathers what the report node may cite: the metrics of the
+// metrics nodes upstream of it (a later one shadows an earlier metric of
+// the same name), the snapshots of upstream tool and merge nodes, the
+// hits of upstream retrieve nodes, the inputs and the sources. Only
+// upstream nodes count, so that what a report may cite never depends on
+// how fast a parallel branch ran.
+func (t *task) citable() *citable {
+	c := &citable{metrics: map[string]*evidence.MetricValue{}, snaps: map[string]*evidence.Snapshot{},
+		hits: map[string]evidence.KnowledgeHit{}, inputs: t.sc.input, sources: map[string]bool{}}
+	for k := range t.r.cfg.Plan.Sources {
+		c.sources[k] = true
+	}
+	for _, gn := range t.upstream() {
+		out, ok := t.sc.node(gn.n.ID)
+		if !ok {
+			continue
+		}
+		m, _ := out.(map[string]any)
+		switch gn.n.Type {
+		case "metrics":
+			defs, _, err := metricDefs(t.r.cfg.Plan, gn.n)
+			if err != nil {
+				continue
+			}
+			for name, d := range defs {
+				if v, ok := m[name].(float64); ok {
+					c.metrics[name] = metricFromDef(name, d, v)
+				}
+			}
+		case "retrieve":
+			hits, _ := m["hits"].([]any)
+			for _, h := range hits {
+				hm, _ := h.(map[string]any)
+				id, _ := hm["id"].(string)
+				if kh, ok := t.r.hit(id); ok {
+					if _, dup := c.hits[id]; !dup {
+						c.hitIDs = append(c.hitIDs, id)
+					}
+					c.hits[id] = kh
+				}
+			}
+		default:
+			ids := []any{m["snapshot"]}
+			if l, ok := m["snapshots"].([]any); ok { // agent and supervisor nodes
+				ids = append(ids, l...)
+			}
+			for _, x := range ids {
+				id, _ := x.(string)
+				if id == "" {
+					continue
+				}
+				if s, ok := t.r.snapshot(id); ok {
+					if _, dup := c.snaps[id]; !dup {
+						c.snapIDs = append(c.snapIDs, id)
+					}
+					c.snaps[id] = s
+				}
+			}
+		}
+	}
+	for k := range c.metrics {
+		c.mnames = append(c.mnames, k)
+	}
+	sort.Strings(c.mnames)
+	sort.Slice(c.snapIDs, func(i, j int) bool { return idLess(c.snapIDs[i], c.snapIDs[j]) })
+	sort.Slice(c.hitIDs, func(i, j int) bool { return idLess(c.hitIDs[i], c.hitIDs[j]) })
+	return c
+}
+
+// idLess orders Q2 before Q10.
+func idLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// upstream returns the nodes of t's graph that precede it, in commit order.
+func (t *task) upstream() []*gnode {
+	if t.g == nil || t.gn == nil {
+		return nil
+	}
+	seen := map[*gnode]bool{}
+	var walk func(gn *gnode)
+	walk = func(gn *gnode) {
+		for _, e := range gn.in {
+			p := t.g.ix.byID[e.From]
+			if p != nil && !seen[p] {
+				seen[p] = true
+				walk(p)
+			}
+		}
+	}
+	walk(t.gn)
+	out := make([]*gnode, 0, len(seen))
+	for gn := range seen {
+		out = append(out, gn)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	return out
+}

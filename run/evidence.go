@@ -1,0 +1,123 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/evidence"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/sources"
+)
+
+// runEvidence is what the engine needs to gather evidence: the loaded
+// sources, the ledger, and a way to read earlier artifacts back.
+type runEvidence struct {
+	sources engine.SourceDB
+	ledger  *evidence.Ledger
+	get     func(hashid.ID) ([]byte, error)
+	close   func()
+}
+
+// loadEvidence loads the flow's data sources (relative to the flow's
+// directory) into their read-only databases and rebuilds the ledger from
+// the evidence.added events an earlier attempt of the run wrote, so that a
+// resumed run continues the numbering (Q3 after Q2) instead of restarting
+// it. A source that cannot be loaded is a usage error: nothing has run.
+func loadEvidence(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan) (*runEvidence, error) {
+	ev := &runEvidence{close: func() {}}
+	if len(p.Sources) > 0 {
+		db, err := sources.Load(ctx, cp.BaseDir, p.Sources)
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		ev.sources = db
+		ev.close = func() { db.Close() }
+	}
+	var entries []evidence.Entry
+	for _, e := range rl.Events() {
+		if e.Type != engine.EvEvidenceAdded {
+			continue
+		}
+		var ent evidence.Entry
+		if err := json.Unmarshal(e.Data, &ent); err != nil {
+			ev.close()
+			return nil, err
+		}
+		entries = append(entries, ent)
+	}
+	l, err := evidence.RestoreLedger(entries)
+	if err != nil {
+		ev.close()
+		return nil, err
+	}
+	ev.ledger = l
+	st, err := rl.Store()
+	if err != nil {
+		ev.close()
+		return nil, err
+	}
+	ev.get = func(id hashid.ID) ([]byte, error) { return st.Get(id) }
+	return ev, nil
+}
+
+// tierRank orders issuance tiers, best first.
+var tierRank = map[string]int{"formal": 0, "degraded": 1, "withheld": 2}
+
+// tierOf is the run's issuance tier: the worst verdict among the
+// contracted output nodes in the events (of every attempt, up to and
+// including the first run.finished), or "" when no output has a contract.
+func tierOf(events []chain.Event) string {
+	tier := ""
+	end := len(events)
+	if i := chain.SealedPrefix(events); i >= 0 {
+		end = i + 1
+	}
+	for _, e := range events[:end] {
+		if e.Type != engine.EvNodeFinished {
+			continue
+		}
+		var d struct {
+			Contract *struct {
+				Tier string `json:"tier"`
+			} `json:"contract"`
+		}
+		if json.Unmarshal(e.Data, &d) != nil || d.Contract == nil || d.Contract.Tier == "" {
+			continue
+		}
+		if tier == "" || tierRank[d.Contract.Tier] > tierRank[tier] {
+			tier = d.Contract.Tier
+		}
+	}
+	return tier
+}
+
+// tierValue is the tier as run.finished records it: null without a contract.
+func tierValue(t string) any {
+	if t == "" {
+		return nil
+	}
+	return t
+}
+
+// providerEvidence passes what a report node may cite on to the provider.
+func providerEvidence(e *engine.Evidence) *provider.Evidence {
+	if e == nil {
+		return nil
+	}
+	out := &provider.Evidence{Inputs: append([]string(nil), e.Inputs...)}
+	for _, m := range e.Metrics {
+		out.Metrics = append(out.Metrics, provider.EvidenceMetric{Name: m.Name, Value: m.Value, Unit: m.Unit})
+	}
+	for _, s := range e.Snapshots {
+		out.Snapshots = append(out.Snapshots, provider.EvidenceSnapshot{ID: s.ID, Node: s.Node, Columns: append([]string(nil), s.Columns...), Rows: s.Rows})
+	}
+	for _, h := range e.Knowledge {
+		out.Knowledge = append(out.Knowledge, provider.EvidenceHit{ID: h.ID, Text: h.Text})
+	}
+	return out
+}
