@@ -56,7 +56,8 @@ func runJSON(t *testing.T, exe string, args ...string) (jsonResult, error) {
 	return res, err
 }
 
-// TestKillAndResume kills `agentlab run` with SIGKILL at random moments (60 trials, 15 with -short)
+// TestKillAndResume kills `agentlab run` with SIGKILL at random moments (60 trials, 15 with -short,
+// 240 with AGENTLAB_LONG=1, or AGENTLAB_KILL_TRIALS)
 // and checks that resume always completes with the outputs of an
 // uninterrupted run, the chain verifies and the store is clean.
 func TestKillAndResume(t *testing.T) {
@@ -74,6 +75,9 @@ func TestKillAndResume(t *testing.T) {
 	trials := 60
 	if testing.Short() {
 		trials = 15
+	}
+	if n := longKillTrials(); n > 0 {
+		trials = n
 	}
 	seed := time.Now().UnixNano()
 	t.Logf("reference run %v; %d trials, seed %d", full, trials, seed)
@@ -127,6 +131,7 @@ func TestKillAndResume(t *testing.T) {
 		checkRunClean(t, dir, res.Run)
 	}
 	t.Logf("%d of %d trials were killed while running", killedMidway, trials)
+	t.Logf("RESULT sigkill trials=%d killed-midway=%d lost=0", trials, killedMidway)
 }
 
 // timedRun runs the flow once and measures the time from the first event

@@ -174,6 +174,10 @@ func mark(state string) string {
 		return "-"
 	case engine.StateRunning, engine.StateRetrying:
 		return "…"
+	case engine.StateWaiting:
+		return "?"
+	case engine.StateCancelled:
+		return "✗"
 	}
 	return " "
 }

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/run/store"
 )
 
 // TornTail describes an incomplete last line of events.jsonl.
@@ -16,7 +16,7 @@ type TornTail = chain.TornTail
 // readEvents reads an events.jsonl file with chain.ParseLog. A missing
 // file is an empty log.
 func readEvents(path string) ([]chain.Event, []chain.Problem, *TornTail, error) {
-	b, err := os.ReadFile(path)
+	b, err := store.ReadFileRetry(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil, nil
 	}

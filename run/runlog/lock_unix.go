@@ -27,6 +27,16 @@ func lockFile(path, runID string) (*os.File, error) {
 		}
 		return nil, fmt.Errorf("lock run %s: %w", runID, err)
 	}
+	// The lock protects the run only if the file we locked is still the
+	// one at path: a process that replaced the run directory (see Create)
+	// between our open and our flock left us holding a lock nobody else
+	// will ever look at.
+	if fi, err := f.Stat(); err == nil {
+		if cur, err := os.Stat(path); err != nil || !os.SameFile(fi, cur) {
+			f.Close()
+			return nil, &LockedError{Run: runID, Path: path}
+		}
+	}
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}

@@ -100,7 +100,7 @@ type Run struct {
 
 	mu       sync.Mutex
 	lock     *os.File
-	events   *os.File
+	events   store.File
 	size     int64 // bytes of events.jsonl known to be whole lines
 	log      []chain.Event
 	rec      Record
@@ -122,17 +122,24 @@ func Create(dataDir, runID string) (*Run, error) {
 		return nil, fmt.Errorf("create run %s: %w", runID, err)
 	}
 	dir := filepath.Join(runs, runID)
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	if err := store.CurrentFS().Mkdir(dir, 0o755); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("create run %s: %w in %s; continue it with `agentlab resume %s`, or remove that directory", runID, ErrExists, dir, runID)
 		}
 		return nil, fmt.Errorf("create run %s: %w", runID, err)
 	}
-	if err := store.SyncDir(runs); err != nil {
+	if err := store.CurrentFS().SyncDir(runs); err != nil {
 		return nil, fmt.Errorf("create run %s: %w", runID, err)
 	}
 	r := newRun(dataDir, runID, dir)
 	lk, err := lockFile(filepath.Join(dir, LockFile), runID)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Between our mkdir and our lock another process starting the
+		// same run (same derived id) found the directory without a
+		// checkpoint, took it for the remains of a crash and replaced
+		// it: that process owns the run now.
+		return nil, &LockedError{Run: runID, Path: filepath.Join(dir, LockFile)}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +214,8 @@ func (r *Run) load() error {
 // repairTail keeps a copy of the torn bytes (nothing is lost) and cuts the
 // log back to its last whole line, durably.
 func repairTail(path string, t *TornTail) error {
-	b, err := os.ReadFile(path)
+	fsys := store.CurrentFS()
+	b, err := store.ReadFileRetry(path)
 	if err != nil {
 		return err
 	}
@@ -215,7 +223,7 @@ func repairTail(path string, t *TornTail) error {
 	if err := atomicWrite(filepath.Dir(path), filepath.Base(keep), b[t.Offset:]); err != nil {
 		return fmt.Errorf("save torn tail: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := fsys.OpenFile(path, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}
@@ -227,7 +235,7 @@ func repairTail(path string, t *TornTail) error {
 }
 
 func (r *Run) openEvents() error {
-	f, err := os.OpenFile(filepath.Join(r.dir, EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := store.CurrentFS().OpenFile(filepath.Join(r.dir, EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("run %s: open event log: %w", r.id, err)
 	}
@@ -237,7 +245,7 @@ func (r *Run) openEvents() error {
 		return err
 	}
 	r.events, r.size = f, fi.Size()
-	return store.SyncDir(r.dir)
+	return store.CurrentFS().SyncDir(r.dir)
 }
 
 // ID returns the run id.
@@ -325,7 +333,7 @@ func (r *Run) WriteCheckpoint(v any) error {
 // error wrapping fs.ErrNotExist.
 func (r *Run) ReadCheckpoint(v any) error {
 	p := filepath.Join(r.dir, CheckpointFile)
-	b, err := os.ReadFile(p)
+	b, err := store.ReadFileRetry(p)
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.id, err)
 	}
@@ -415,11 +423,15 @@ func (r *Run) Close() error {
 // atomicWrite replaces dir/name with b: temp file in dir, write, fsync,
 // close, rename, fsync dir.
 func atomicWrite(dir, name string, b []byte) error {
-	tmp, err := os.CreateTemp(dir, ".tmp-"+name+"-*")
+	fsys := store.CurrentFS()
+	tmp, err := fsys.CreateTemp(dir, ".tmp-"+name+"-*")
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(b)
+	n, err := tmp.Write(b)
+	if err == nil && n != len(b) {
+		err = io.ErrShortWrite
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -427,18 +439,18 @@ func atomicWrite(dir, name string, b []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, name))
+		err = fsys.Rename(tmp.Name(), filepath.Join(dir, name))
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
+		fsys.Remove(tmp.Name())
 		return err
 	}
-	return store.SyncDir(dir)
+	return fsys.SyncDir(dir)
 }
 
 func readRecord(dir string) (Record, bool, error) {
 	p := filepath.Join(dir, RecordFile)
-	b, err := os.ReadFile(p)
+	b, err := store.ReadFileRetry(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, false, nil
 	}

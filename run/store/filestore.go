@@ -23,6 +23,7 @@ const tempPrefix = ".tmp-"
 type FileStore struct {
 	dir    string
 	noSync bool
+	fsys   FS // nil: CurrentFS() at the time of each call
 }
 
 var _ Store = (*FileStore)(nil)
@@ -41,6 +42,18 @@ func OpenFileStore(dir string) (*FileStore, error) {
 // runs) whose loss in a crash does not matter: without fsync a crash can
 // leave a blob that re-hashes wrong, which reads then report as ErrCorrupt.
 func (s *FileStore) SetSync(on bool) { s.noSync = !on }
+
+// SetFS makes this store write and read through fsys instead of the
+// process-wide file system (CurrentFS). Tests use it to inject faults into
+// one store only.
+func (s *FileStore) SetFS(fsys FS) { s.fsys = fsys }
+
+func (s *FileStore) fs() FS {
+	if s.fsys != nil {
+		return s.fsys
+	}
+	return CurrentFS()
+}
 
 // Dir returns the store's root directory.
 func (s *FileStore) Dir() string { return s.dir }
@@ -64,11 +77,14 @@ func (s *FileStore) Put(data []byte) (hashid.ID, error) {
 	if err != nil {
 		return id, err
 	}
-	tmp, err := os.CreateTemp(shard, tempPrefix+"*")
+	tmp, err := s.fs().CreateTemp(shard, tempPrefix+"*")
 	if err != nil {
 		return id, writeErr(id, err)
 	}
-	if _, err := tmp.Write(data); err != nil {
+	if n, err := tmp.Write(data); err != nil || n != len(data) {
+		if err == nil {
+			err = io.ErrShortWrite
+		}
 		return id, s.abort(id, tmp, err)
 	}
 	return id, s.commit(id, tmp)
@@ -77,7 +93,8 @@ func (s *FileStore) Put(data []byte) (hashid.ID, error) {
 // PutReader streams r to a temp file in the store root while hashing it,
 // then moves the file into place. Memory use does not depend on the size.
 func (s *FileStore) PutReader(r io.Reader) (hashid.ID, int64, error) {
-	tmp, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	fsys := s.fs()
+	tmp, err := fsys.CreateTemp(s.dir, tempPrefix+"*")
 	if err != nil {
 		return hashid.ID{}, 0, fmt.Errorf("store: %w", err)
 	}
@@ -89,12 +106,12 @@ func (s *FileStore) PutReader(r io.Reader) (hashid.ID, int64, error) {
 	}
 	if fi, err := os.Lstat(s.Path(id)); err == nil && fi.Mode().IsRegular() && fi.Size() == n {
 		tmp.Close()
-		os.Remove(tmp.Name())
+		fsys.Remove(tmp.Name())
 		return id, n, nil
 	}
 	if _, err := s.shard(id); err != nil {
 		tmp.Close()
-		os.Remove(tmp.Name())
+		fsys.Remove(tmp.Name())
 		return id, n, err
 	}
 	return id, n, s.commit(id, tmp)
@@ -106,7 +123,7 @@ func (s *FileStore) shard(id hashid.ID) (string, error) {
 	if _, err := os.Stat(d); err == nil {
 		return d, nil
 	}
-	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := s.fs().Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return d, writeErr(id, err)
 	}
 	if err := s.syncDir(s.dir); err != nil {
@@ -117,23 +134,24 @@ func (s *FileStore) shard(id hashid.ID) (string, error) {
 
 // commit makes tmp durable and read-only and renames it to id's path:
 // fsync → close → chmod → rename → fsync the directory.
-func (s *FileStore) commit(id hashid.ID, tmp *os.File) error {
+func (s *FileStore) commit(id hashid.ID, tmp File) error {
+	fsys := s.fs()
 	if !s.noSync {
 		if err := tmp.Sync(); err != nil {
 			return s.abort(id, tmp, err)
 		}
 	}
 	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
+		fsys.Remove(tmp.Name())
 		return writeErr(id, err)
 	}
-	if err := os.Chmod(tmp.Name(), 0o444); err != nil {
-		os.Remove(tmp.Name())
+	if err := fsys.Chmod(tmp.Name(), 0o444); err != nil {
+		fsys.Remove(tmp.Name())
 		return writeErr(id, err)
 	}
 	final := s.Path(id)
-	if err := os.Rename(tmp.Name(), final); err != nil {
-		os.Remove(tmp.Name())
+	if err := fsys.Rename(tmp.Name(), final); err != nil {
+		fsys.Remove(tmp.Name())
 		return writeErr(id, err)
 	}
 	if err := s.syncDir(filepath.Dir(final)); err != nil {
@@ -142,9 +160,9 @@ func (s *FileStore) commit(id hashid.ID, tmp *os.File) error {
 	return nil
 }
 
-func (s *FileStore) abort(id hashid.ID, tmp *os.File, err error) error {
+func (s *FileStore) abort(id hashid.ID, tmp File, err error) error {
 	tmp.Close()
-	os.Remove(tmp.Name())
+	s.fs().Remove(tmp.Name())
 	return writeErr(id, err)
 }
 
@@ -156,10 +174,20 @@ func writeErr(id hashid.ID, err error) error {
 	return fmt.Errorf("store artifact %s: %w%s", id.Short(), err, hint)
 }
 
-// Get reads and re-hashes blob id.
+// Get reads and re-hashes blob id. A read error or a hash mismatch is
+// retried once, so that a transient fault of the disk (or of memory) is
+// not mistaken for corruption; what fails twice is reported.
 func (s *FileStore) Get(id hashid.ID) ([]byte, error) {
 	p := s.Path(id)
-	b, err := os.ReadFile(p)
+	fsys := s.fs()
+	b, err := readRetry(fsys, p)
+	if err != nil {
+		return nil, s.readErr(id, err)
+	}
+	if hashid.Sum(b) == id {
+		return b, nil
+	}
+	b, err = fsys.ReadFile(p)
 	if err != nil {
 		return nil, s.readErr(id, err)
 	}
@@ -178,7 +206,11 @@ func (s *FileStore) readErr(id hashid.ID, err error) error {
 
 // Open returns a verifying reader for blob id.
 func (s *FileStore) Open(id hashid.ID) (io.ReadCloser, error) {
-	f, err := os.Open(s.Path(id))
+	fsys := s.fs()
+	f, err := fsys.OpenFile(s.Path(id), os.O_RDONLY, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !IsPermanent(err) {
+		f, err = fsys.OpenFile(s.Path(id), os.O_RDONLY, 0)
+	}
 	if err != nil {
 		return nil, s.readErr(id, err)
 	}
@@ -298,7 +330,7 @@ func (s *FileStore) syncDir(dir string) error {
 	if s.noSync {
 		return nil
 	}
-	return SyncDir(dir)
+	return s.fs().SyncDir(dir)
 }
 
 // SyncDir fsyncs directory dir, making the creation, removal or renaming of

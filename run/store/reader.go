@@ -2,7 +2,6 @@ package store
 
 import (
 	"io"
-	"os"
 
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/zeebo/blake3"
@@ -12,7 +11,7 @@ import (
 // returns ErrCorrupt instead of io.EOF if the bytes were not blob id. The
 // caller must not act on the content before it has seen io.EOF.
 type verifyingReader struct {
-	f    *os.File
+	f    File
 	h    *blake3.Hasher
 	id   hashid.ID
 	path string
