@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
@@ -364,16 +365,18 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 	if err != nil {
 		return nil, err
 	}
-	rec := rl.Record()
-	rec.Status, rec.Outputs, rec.Error, rec.Finished = engine.StatusSucceeded, outBytes, "", rl.Now()
-	if err := rl.WriteRecord(rec); err != nil {
-		return nil, err
-	}
+	// outputs.json first: once run.json says succeeded, resume changes
+	// nothing, so a failure after it must not leave outputs.json missing.
 	if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
 		return nil, err
 	}
 	pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
-	if err := os.WriteFile(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
+	if err := fsutil.WriteFileAtomic(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	rec := rl.Record()
+	rec.Status, rec.Outputs, rec.Error, rec.Finished = engine.StatusSucceeded, outBytes, "", rl.Now()
+	if err := rl.WriteRecord(rec); err != nil {
 		return nil, err
 	}
 	return out, nil
