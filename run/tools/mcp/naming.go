@@ -1,0 +1,68 @@
+package mcp
+
+import (
+	"encoding/hex"
+	"strings"
+
+	"github.com/agentlab/agentlab/hashid"
+)
+
+// Prefix starts the name of every MCP tool: mcp__<server>__<tool>.
+const Prefix = "mcp__"
+
+// maxName is the longest tool name every model provider accepts (and the
+// registry's limit).
+const maxName = 64
+
+// ToolName is the agentlab name of a server's tool.
+func ToolName(server, tool string) string { return Prefix + server + "__" + tool }
+
+// SplitName undoes ToolName: the server is what stands between the prefix
+// and the next "__" (server names cannot contain "__").
+func SplitName(name string) (server, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, Prefix)
+	if !ok {
+		return "", "", false
+	}
+	server, tool, ok = strings.Cut(rest, "__")
+	if !ok || server == "" || tool == "" {
+		return "", "", false
+	}
+	return server, tool, true
+}
+
+// namer assigns the agentlab names of one server's tools. MCP allows
+// characters (".", "/") and lengths that model providers refuse, so a
+// name is mapped to letters, digits, "_" and "-"; a name that had to be
+// changed and collides with another, or that is too long, ends in a short
+// hash of the server's own name instead, which keeps it stable run to run
+// and distinct. Call assign in a fixed (sorted) order of remote names.
+type namer struct {
+	server string
+	taken  map[string]bool
+}
+
+func newNamer(server string) *namer { return &namer{server: server, taken: map[string]bool{}} }
+
+func (n *namer) assign(remote string) string {
+	var b strings.Builder
+	for _, r := range remote {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	name := ToolName(n.server, b.String())
+	if len(name) > maxName || n.taken[name] {
+		sum := hashid.Sum([]byte(remote))
+		tag := "_" + hex.EncodeToString(sum[:4])
+		if len(name)+len(tag) > maxName {
+			name = name[:maxName-len(tag)]
+		}
+		name += tag
+	}
+	n.taken[name] = true
+	return name
+}
