@@ -3,6 +3,7 @@ package compile
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -159,9 +160,17 @@ func (f *flow) checkTool(v *V, name string) {
 			return
 		}
 	}
+	// mcp__<server>__<tool> names a tool of an MCP server declared in
+	// agentlab.toml; whether it exists is known only at run time.
+	if mcpToolName.MatchString(name) {
+		return
+	}
 	f.l.Warnf(f.src.file, v.Pos(), "W-TOOL-UNKNOWN", "use db_query__<source> or one of: "+strings.Join(builtinTools, ", "),
 		"tool %q is not a built-in tool; %sit must be provided at run time", name, didYouMean(name, builtinTools))
 }
+
+// mcpToolName matches the names package run/tools/mcp gives server tools.
+var mcpToolName = regexp.MustCompile(`^mcp__[a-z][a-z0-9_-]{0,23}__[A-Za-z0-9_-]+$`)
 
 // suffix turns an optional did-you-mean into the end of a message.
 func suffix(s string) string {
