@@ -29,7 +29,7 @@ const hdr = "agentlab: 1\nname: t\nnodes:\n"
 var codeCases = []codeCase{
 	// E-YAML
 	{code: "E-YAML-EMPTY", want: "1:1", flow: "# nothing here\n"},
-	{code: "E-YAML-SYNTAX", want: "2:1", flow: "agentlab: 1\nname: t\n- x\n"},
+	{code: "E-YAML-SYNTAX", want: "3:1", flow: "agentlab: 1\nname: t\n- x\n"},
 	{code: "E-YAML-TAB", want: "4:1", flow: hdr + "\t- id: a\n"},
 	{code: "E-YAML-MULTIDOC", want: "3:1", flow: "agentlab: 1\nname: t\n---\nagentlab: 1\n"},
 	{code: "E-YAML-DUPKEY", want: "3:1", flow: "agentlab: 1\nname: t\nname: u\nnodes: [{id: a, type: input}]\n"},

@@ -230,10 +230,6 @@ func (f *flow) checkSources() {
 			f.l.Warnf(f.src.file, sv.Get(name).Get("path").Pos(), "W-SOURCE-MISSING", "check the path; it is relative to the flow file's directory",
 				"data file %q of source %q does not exist", p, name)
 		}
-		if m["kind"] == "sqlite" && m["table"] == nil {
-			f.dec.errf(sv.Get(name), "E-SCHEMA-REQUIRED", "add `table:` naming the table to read from the database",
-				"sqlite source %q needs a table", name)
-		}
 	}
 }
 

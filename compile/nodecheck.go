@@ -55,6 +55,12 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 					"code node %q assigns to %q but its code never prints", n.id, n.str("assign_to"))
 			}
 		}
+	case "merge":
+		// The run needs a way to combine the inputs; with both, sql is used.
+		if !has("key") && !has("sql") && v.KeyOf("key") == nil && v.KeyOf("sql") == nil {
+			f.dec.errf(v, "E-SCHEMA-REQUIRED", "add `key:` (a column every input has) or `sql:`",
+				"merge node %q needs %q or %q", n.id, "key", "sql")
+		}
 	case "loop":
 		oneOf("over", "while")
 		if !has("max_iterations") && v.KeyOf("max_iterations") == nil {

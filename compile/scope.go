@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"strings"
+
 	"github.com/agentlab/agentlab/compile/expr"
 )
 
@@ -61,16 +63,34 @@ func (f *flow) visible(target, from int) bool {
 // inLoop reports whether node n runs inside a loop body.
 func (f *flow) inLoop(n int) bool { return n >= 0 && f.nodes[n].graph != 0 }
 
-// outputFields lists the fields of a node's output object (nil: any).
+// outputFields lists the fields of a node's output object (nil: any). The
+// lists mirror what the executors of run/engine return, so that a field a
+// run provides is never refused and a misspelt one is caught.
 func (f *flow) outputFields(n *nodeInfo) []string {
-	switch n.typ {
-	case "llm", "agent", "supervisor", "report":
+	withJSON := func(fields ...string) []string {
 		if _, ok := n.fields["output_schema"]; ok {
-			return []string{"text", "json"}
+			fields = append(fields, "json")
 		}
-		return []string{"text"}
-	case "tool", "merge":
-		return []string{"rows", "columns", "truncated", "snapshot"}
+		return fields
+	}
+	switch n.typ {
+	case "llm":
+		return withJSON("text", "model", "usage")
+	case "agent":
+		return withJSON("text", "model", "usage", "steps", "tool_calls", "stop", "snapshots")
+	case "supervisor":
+		return []string{"text", "model", "usage", "rounds", "assignments", "snapshots"}
+	case "report":
+		return []string{"text", "source", "violations", "model", "usage"}
+	case "tool":
+		if !strings.HasPrefix(n.str("tool"), "db_query__") {
+			return nil // a registry tool's result has no fixed shape
+		}
+		return snapshotFields
+	case "merge":
+		return snapshotFields
+	case "retrieve":
+		return []string{"hits", "query"}
 	case "metrics":
 		if names := f.metricNames(n); names != nil {
 			return names
@@ -78,6 +98,10 @@ func (f *flow) outputFields(n *nodeInfo) []string {
 	}
 	return nil
 }
+
+// snapshotFields are the fields of a snapshot object, the output of a
+// db_query tool node and of a merge node.
+var snapshotFields = []string{"node", "snapshot", "columns", "rows", "truncated"}
 
 // varAssigners maps each variable name to the nodes that set it.
 func (f *flow) buildVars() {

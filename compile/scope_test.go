@@ -99,6 +99,29 @@ nodes:
   - {id: c, type: llm, prompt: "{{ nodes.a.json }} {{ nodes.b.json }}"}
   - {id: o, type: output}
 edges: [a -> b -> c -> o]`, "E-TMPL-FIELD"},
+		{"fields the engine returns", `
+sources:
+  s: {kind: csv, path: s.csv}
+nodes:
+  - {id: q, type: tool, tool: db_query__s, args: {sql: "SELECT 1"}}
+  - {id: mg, type: merge, inputs: [q], key: a}
+  - {id: d, type: retrieve, from: docs, query: x}
+  - {id: r, type: report, prompt: "{{ nodes.d.hits }} {{ nodes.d.query }} {{ nodes.q.node }} {{ nodes.mg.rows }}"}
+  - {id: g, type: agent, prompt: "{{ nodes.r.source }} {{ nodes.r.violations }} {{ nodes.r.model }} {{ nodes.r.usage }}"}
+  - {id: l, type: llm, prompt: "{{ nodes.g.steps }} {{ nodes.g.stop }} {{ nodes.g.snapshots }} {{ nodes.g.tool_calls }}"}
+  - {id: o, type: output, fields: {a: "{{ nodes.l.model }} {{ nodes.l.usage }}"}}
+edges: [q -> mg -> d -> r -> g -> l -> o]`, ""},
+		{"misspelt engine fields", `
+nodes:
+  - {id: d, type: retrieve, from: docs, query: x}
+  - {id: r, type: report, prompt: "{{ nodes.d.hit }}"}
+  - {id: o, type: output, fields: {a: "{{ nodes.r.sources }}"}}
+edges: [d -> r -> o]`, "E-TMPL-FIELD,E-TMPL-FIELD"},
+		{"registry tool output has any shape", `
+nodes:
+  - {id: f, type: tool, tool: http_fetch, args: {url: "https://example.com"}}
+  - {id: o, type: output, fields: {a: "{{ nodes.f.status }}"}}
+edges: [f -> o]`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -174,6 +174,17 @@ func reportSyntax(s *source, err error, l *diag.List) {
 			p.Col, _ = strconv.Atoi(m[2])
 		}
 		msg = strings.TrimPrefix(strings.TrimPrefix(msg, m[0]), ": ")
+		if parserProblems[msg] {
+			p.Line++ // yaml.v3 counts the lines of parser errors from zero
+		}
+	}
+	fix := "fix the YAML syntax at this line (check indentation, colons and quotes)"
+	if at, quote, ok := locateSyntax(s, err.Error()); ok {
+		p = at
+		if quote {
+			msg = "the quoted string that starts here is not closed on its line and runs into the lines after it (" + msg + ")"
+			fix = "close the quote on the same line, or use a block scalar (`|`) for text that spans lines"
+		}
 	}
 	// A tab in the indentation of any line up to the error is the cause.
 	for i := 0; i < len(s.lineStarts) && i < p.Line+1; i++ {
@@ -192,8 +203,130 @@ func reportSyntax(s *source, err error, l *diag.List) {
 	if p.Line > len(s.lineStarts) {
 		p.Line = len(s.lineStarts)
 	}
-	l.Errorf(s.file, p, "E-YAML-SYNTAX", "fix the YAML syntax at this line (check indentation, colons and quotes)",
-		"invalid YAML: %s", msg)
+	l.Errorf(s.file, p, "E-YAML-SYNTAX", fix, "invalid YAML: %s", msg)
+}
+
+// parserProblems are the messages of yaml.v3's parser (as opposed to its
+// scanner), whose line numbers it reports counted from zero.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+// maxLocateSize bounds the files whose syntax errors are located by
+// re-parsing prefixes: about twenty parses of the file on the error path,
+// a fraction of a second for a file of this size (flows are far smaller).
+// A larger file gets the line yaml.v3 names.
+const maxLocateSize = 256 << 10
+
+// locateSyntax finds where a syntax error really is. yaml.v3 names the
+// line where the enclosing block starts (and for parser errors counts it
+// from zero), not the token it stopped at. Parsing is sequential, so the
+// shortest prefix of whole lines that fails with the same error ends at
+// the offending line; a binary search finds it. When the prefix one line
+// shorter fails with "found unexpected end of stream", a quoted string
+// opened earlier runs on into the following lines: the line where it opens
+// is the mistake (yaml.v3 names that line correctly, counting from one).
+// ok is false when the file is too large or the error is not reproduced.
+func locateSyntax(s *source, full string) (p diag.Pos, quote, ok bool) {
+	if len(s.src) > maxLocateSize {
+		return p, false, false
+	}
+	n := len(s.lineStarts)
+	prefixErr := func(k int) string {
+		end := len(s.src)
+		if k < n {
+			end = s.lineStarts[k]
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(s.src[:end], &doc); err != nil {
+			return err.Error()
+		}
+		return ""
+	}
+	if prefixErr(n) != full {
+		return p, false, false
+	}
+	lo, hi := 1, n
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if prefixErr(mid) == full {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo > 1 {
+		before := prefixErr(lo - 1)
+		if m := yamlLineRe.FindStringSubmatch(before); m != nil && strings.HasSuffix(before, "found unexpected end of stream") {
+			if q, err := strconv.Atoi(m[1]); err == nil && q >= 1 && q < lo {
+				return diag.Pos{Line: q, Col: s.openQuoteCol(q)}, true, true
+			}
+		}
+	}
+	if strings.HasSuffix(full, "found unexpected end of stream") {
+		return diag.Pos{Line: lo, Col: s.openQuoteCol(lo)}, true, true
+	}
+	return diag.Pos{Line: lo, Col: s.firstCol(lo)}, false, true
+}
+
+// lineText returns line (1-based) without its line break.
+func (s *source) lineText(line int) []byte {
+	start := s.lineStarts[line-1]
+	end := len(s.src)
+	if line < len(s.lineStarts) {
+		end = s.lineStarts[line]
+	}
+	return bytes.TrimRight(s.src[start:end], "\r\n")
+}
+
+// firstCol is the column of the first character of line that is not
+// indentation, or 1 on a blank line.
+func (s *source) firstCol(line int) int {
+	t := s.lineText(line)
+	i := 0
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t') {
+		i++
+	}
+	if i == len(t) {
+		return 1
+	}
+	return utf8.RuneCount(t[:i]) + 1
+}
+
+// openQuoteCol is the column of the quote on line that is left open: the
+// last quote character that begins a quoted string outside a comment.
+func (s *source) openQuoteCol(line int) int {
+	t := s.lineText(line)
+	open, inside := -1, byte(0)
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case inside == '"' && c == '\\':
+			i++
+		case inside == '\'' && c == '\'' && i+1 < len(t) && t[i+1] == '\'':
+			i++
+		case inside != 0 && c == inside:
+			inside = 0
+		case inside == 0 && (c == '"' || c == '\''):
+			inside, open = c, i
+		case inside == 0 && c == '#' && (i == 0 || t[i-1] == ' '):
+			i = len(t)
+		}
+	}
+	if inside == 0 || open < 0 {
+		return s.firstCol(line)
+	}
+	return utf8.RuneCount(t[:open]) + 1
 }
 
 // hasDocMarker reports whether any line starts with a document marker
