@@ -177,7 +177,7 @@ func (sc *scanner) digitDate(i, j, nd, small int) (int, bool) {
 			}
 			if k+1 < len(s) && s[k] == c && isDigit(s[k+1]) {
 				if m := skipDigits(s, k+1); m-(k+1) <= 2 {
-					k = m
+					k = isoTimeTail(s, m)
 				}
 			}
 			return k, true
@@ -219,6 +219,34 @@ func (sc *scanner) digitDate(i, j, nd, small int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// isoTimeTail consumes the time an ISO 8601 timestamp may carry after its
+// date (2026-11-29T10:00:00.5Z, …T10:00+08:00), so that the whole
+// timestamp is one ignored date rather than a date and a stray "00:00".
+// It returns k when no time follows.
+func isoTimeTail(s string, k int) int {
+	two := func(i int) bool { return i+1 < len(s) && isDigit(s[i]) && isDigit(s[i+1]) }
+	if k >= len(s) || s[k] != 'T' || !two(k+1) || k+3 >= len(s) || s[k+3] != ':' || !two(k+4) {
+		return k
+	}
+	e := k + 6
+	if e < len(s) && s[e] == ':' && two(e+1) {
+		e += 3
+		if e+1 < len(s) && s[e] == '.' && isDigit(s[e+1]) {
+			e = skipDigits(s, e+1)
+		}
+	}
+	switch {
+	case e < len(s) && s[e] == 'Z':
+		e++
+	case e < len(s) && (s[e] == '+' || s[e] == '-') && two(e+1) && e+3 < len(s) && s[e+3] == ':' && two(e+4):
+		e += 6
+	}
+	if e < len(s) && isAlnum(s[e]) {
+		return k
+	}
+	return e
 }
 
 // zhDateTail consumes the month and day that may follow 2026年.

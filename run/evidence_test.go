@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/runlog"
+	_ "modernc.org/sqlite"
 )
 
 const evidenceFlow = `agentlab: 1
@@ -84,6 +86,9 @@ func TestResumeRestoresLedger(t *testing.T) {
 	if tierOf(snap.Events) != "formal" {
 		t.Errorf("tierOf = %q", tierOf(snap.Events))
 	}
+	if snap.Record.Tier != "formal" {
+		t.Errorf("run.json records tier %q, want formal", snap.Record.Tier)
+	}
 }
 
 // TestSourceLoadErrorIsUsage: a source file that does not exist stops the
@@ -108,4 +113,65 @@ func asUsage(err error, target **UsageError) bool {
 		*target = u
 	}
 	return ok
+}
+
+// TestSQLiteSourceWithoutTable: a sqlite source without `table:` exposes
+// every table under its own name, masks `table.column`, and never writes
+// to the database file.
+func TestSQLiteSourceWithoutTable(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "shop.db")
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"CREATE TABLE orders (id INTEGER, account INTEGER, amount REAL)",
+		"CREATE TABLE accounts (id INTEGER, iban TEXT)",
+		"INSERT INTO orders VALUES (1, 10, 9.5), (2, 11, 3)",
+		"INSERT INTO accounts VALUES (10, 'DE89370400440532013000'), (11, 'FR1420041010050500013M02606')",
+	} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "flow.yml")
+	flow := `agentlab: 1
+name: shop
+sources:
+  shop: {kind: sqlite, path: shop.db, mask_columns: [accounts.iban]}
+nodes:
+  - {id: pull, type: tool, tool: db_query__shop, args: {sql: "SELECT o.id, o.amount, a.iban FROM orders o JOIN accounts a ON a.id = o.account ORDER BY o.id"}}
+  - {id: out, type: output, fields: {rows: "{{ nodes.pull.rows | compact }}"}}
+edges: [pull -> out]
+`
+	if err := os.WriteFile(f, []byte(flow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, h := compileFlow(t, f)
+	out, err := Start(context.Background(), Options{DataDir: filepath.Join(dir, "data"), Plan: p, PlanHash: h, Source: f, Epoch: &epoch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status != engine.StatusSucceeded {
+		t.Fatalf("%s: %s", out.Status, out.Error)
+	}
+	want := `[{"amount":9.5,"iban":"***","id":1},{"amount":3,"iban":"***","id":2}]`
+	if got, _ := out.Outputs["rows"].(string); got != want {
+		t.Errorf("rows %s, want %s", got, want)
+	}
+	after, err := os.ReadFile(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(before) != string(after) {
+		t.Error("the run changed the database file")
+	}
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/sources"
 )
 
 // Kinds of run (DESIGN §4).
@@ -297,14 +298,14 @@ func sourceHashes(p *plan.Plan, baseDir string) map[string]string {
 
 // execute runs the engine and writes how the run ended.
 func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, inputs map[string]any, prov provider.Provider, prior *engine.Prior, observe func(engine.Update), resumed bool, ia Interaction) (*Outcome, error) {
-	host, closeHost, err := newHost(rl, cp, ia)
+	host, closeHost, err := newHost(ctx, rl, cp, p, prov, ia)
 	if err != nil {
 		return nil, refused(rl, err)
 	}
 	defer closeHost()
 	ev, err := loadEvidence(ctx, rl, cp, p) // evidence.go
 	if err != nil {
-		return nil, err
+		return nil, refused(rl, withSourceDir(err, cp))
 	}
 	defer ev.close()
 	memDir := filepath.Join(dataDirOf(rl), "memory")
@@ -375,11 +376,55 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 		return nil, err
 	}
 	rec := rl.Record()
-	rec.Status, rec.Outputs, rec.Error, rec.Finished = engine.StatusSucceeded, outBytes, "", rl.Now()
+	rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier
 	if err := rl.WriteRecord(rec); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// withSourceDir makes the fix of a data file that cannot be opened name
+// the directory its path is relative to: the flow's, or the plan's when a
+// compiled plan is run (the plan keeps paths as the flow wrote them).
+func withSourceDir(err error, cp checkpoint) error {
+	var le *sources.LoadError
+	if !errors.As(err, &le) {
+		return err
+	}
+	what := "the flow file's directory"
+	if isPlanFile(cp.Source) {
+		what = "the plan file's directory"
+	}
+	if cp.BaseDir != "" {
+		what += " (" + cp.BaseDir + ")"
+	}
+	for i, d := range le.Diagnostics {
+		if d.Code != sources.CodeOpen {
+			continue
+		}
+		fix := "check the path; it is relative to " + what
+		if isPlanFile(cp.Source) {
+			fix += "; keep the compiled plan next to its flow, or compile it with -o into the flow's directory"
+		}
+		le.Diagnostics[i].Fix = fix
+	}
+	return err
+}
+
+// isPlanFile reports whether path holds a compiled plan rather than a flow,
+// by the same rule as the run command: a .json name or a leading '{'.
+func isPlanFile(path string) bool {
+	if strings.HasSuffix(path, ".json") {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 512)
+	n, _ := f.Read(b)
+	return strings.HasPrefix(strings.TrimSpace(string(b[:n])), "{")
 }
 
 // dataDirOf returns the data dir of an open run (runs/<id> is two levels down).

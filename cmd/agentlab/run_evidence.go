@@ -85,12 +85,47 @@ func signRun(dataDir string, o *run.Outcome, key ed25519.PrivateKey) error {
 // sealed either way; a failure here is reported on stderr with the command
 // that retries the export, and the run's result is still printed.
 func exportEvidence(dataDir string, o *run.Outcome, key ed25519.PrivateKey) {
+	if o != nil && o.Seal == "" && key != nil && o.RunID != "" {
+		fmt.Fprintf(os.Stderr, "note: run %s is not sealed (status %s), so nothing was signed; pass --sign to the resume that finishes it, or sign it later with: agentlab report %s --sign KEY\n", o.RunID, o.Status, o.RunID)
+	}
 	if o == nil || o.Seal == "" {
 		return
 	}
 	if err := writeRunEvidence(dataDir, o, key); err != nil {
 		fmt.Fprintf(os.Stderr, "warning: the report of run %s could not be written: %v\nwrite it again with: agentlab report %s\n", o.RunID, err, o.RunID)
+		return
 	}
+	if err := recordExport(dataDir, o); err != nil {
+		fmt.Fprintf(os.Stderr, "warning: run %s: the report's location could not be recorded in run.json (agentlab report %s will write to %s unless given -o): %v\n",
+			o.RunID, o.RunID, filepath.Join(dataDir, "out", o.RunID), err)
+	}
+}
+
+// recordExport writes the absolute paths of the report and bundle a run
+// wrote into its run.json, so that `agentlab report RUN` re-exports them
+// to the same place whatever the current directory. The seal does not
+// cover run.json, so recording them after the seal changes nothing that
+// verify checks.
+func recordExport(dataDir string, o *run.Outcome) error {
+	rep, err := filepath.Abs(o.Report)
+	if err != nil {
+		return err
+	}
+	bun, err := filepath.Abs(o.Bundle)
+	if err != nil {
+		return err
+	}
+	rl, err := runlog.Open(dataDir, o.RunID)
+	if err != nil {
+		return err
+	}
+	defer rl.Close()
+	rec := rl.Record()
+	if rec.Report == rep && rec.Bundle == bun {
+		return nil
+	}
+	rec.Report, rec.Bundle = rep, bun
+	return rl.WriteRecord(rec)
 }
 
 // signingKey reads the --sign key before anything runs, so that a wrong

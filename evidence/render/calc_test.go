@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentlab/agentlab/evidence"
 )
 
 var calcCases = []struct {
@@ -121,8 +123,26 @@ func TestTwinsMatchJS(t *testing.T) {
 			fixed = append(fixed, fx{x, d, group(Fixed(x, d))})
 		}
 	}
+	type mf struct {
+		X      float64 `json:"x"`
+		D      int     `json:"d"`
+		Format string  `json:"format"`
+		Unit   string  `json:"unit"`
+		Want   string  `json:"want"`
+	}
+	var metric []mf
+	for _, x := range []float64{35900, 1172100, -1500, 0.35216, 123456789, 0.5} {
+		for d := 0; d <= 2; d++ {
+			for _, format := range []string{"number", "percent"} {
+				for _, unit := range []string{"", "万", "亿", "k", "M", "%"} {
+					want, _ := FormatMetric(&evidence.MetricValue{Value: &x, Decimals: &d, Format: format}, unit)
+					metric = append(metric, mf{x, d, format, unit, want})
+				}
+			}
+		}
+	}
 	dir := t.TempDir()
-	data, _ := json.Marshal(map[string]any{"calc": calc, "fixed": fixed})
+	data, _ := json.Marshal(map[string]any{"calc": calc, "fixed": fixed, "metric": metric})
 	in := filepath.Join(dir, "cases.json")
 	if err := os.WriteFile(in, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -134,6 +154,7 @@ const group = s => { let sign = ""; if (s[0] === "-") { sign = "-"; s = s.slice(
   const dot = s.indexOf("."), ip = dot < 0 ? s : s.slice(0, dot), fr = dot < 0 ? "" : s.slice(dot); let o = "";
   for (let i = 0; i < ip.length; i++) { if (i > 0 && (ip.length - i) % 3 === 0) o += ","; o += ip[i]; } return sign + o + fr; };
 for (const f of c.fixed) { const got = AL.formatMetric({value: f.x, decimals: f.d, format: "number"}, ""); if (got !== f.want) { bad++; console.log("fixed", f.x, f.d, got, "want", f.want); } }
+for (const m of c.metric) { const got = AL.formatMetric({value: m.x, decimals: m.d, format: m.format}, m.unit); if (got !== m.want) { bad++; console.log("metric", m.x, m.d, m.format, m.unit, got, "want", m.want); } }
 process.exit(bad ? 1 : 0);`
 	sp := filepath.Join(dir, "twins.js")
 	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {

@@ -73,10 +73,12 @@ func group(s string) string {
 // follows the metric's format (percent: value·100 with one decimal by
 // default and "%"; number and currency: the value with thousands
 // separators, no decimals when whole and two otherwise, then the unit);
-// [[m:x|万]] divides by the unit's factor (% multiplies by 100), two
-// decimals by default, and appends the unit. Decimals, when the metric
-// declares them, override the defaults. ok is false when the metric has no
-// value.
+// [[m:x|万]] divides by the unit's factor and always shows two decimals,
+// then the unit: the metric's declared decimals are the precision of its
+// own unit (decimals: 0 on yuan), and applying them after scaling would
+// turn 35,900 into "4万"; [[m:x|%]] multiplies by 100, one decimal by
+// default. Declared decimals override the other defaults. ok is false when
+// the metric has no value.
 func FormatMetric(mv *evidence.MetricValue, unit string) (string, bool) {
 	if mv == nil || mv.Value == nil {
 		return "n/a", false
@@ -96,7 +98,7 @@ func FormatMetric(mv *evidence.MetricValue, unit string) (string, bool) {
 		if unit == "%" {
 			return group(Fixed(v*100, dec(1))) + "%", true
 		}
-		return group(Fixed(v/f, dec(2))) + unit, true
+		return group(Fixed(v/f, 2)) + unit, true
 	}
 	if mv.Format == "percent" {
 		return group(Fixed(v*100, dec(1))) + "%", true

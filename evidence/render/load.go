@@ -104,7 +104,7 @@ func Load(events []chain.Event, get func(id hashid.ID) ([]byte, error)) (*Doc, e
 func LoadRun(runID string, events []chain.Event, get func(id hashid.ID) ([]byte, error)) (*Doc, error) {
 	seal := ""
 	if end := chain.SealedPrefix(events); runID != "" && end >= 0 {
-		if st, ok := startedPlan(events); ok {
+		if st, ok := RunPlan(events[:end+1]); ok {
 			if s, err := chain.ComputeSeal(runID, st, events); err == nil {
 				if h, err := s.Hash(); err == nil {
 					seal = h.String()
@@ -115,26 +115,39 @@ func LoadRun(runID string, events []chain.Event, get func(id hashid.ID) ([]byte,
 	return LoadSealed(runID, seal, events, get)
 }
 
-// startedPlan is the plan run.started names.
-func startedPlan(events []chain.Event) (string, bool) {
+// TypeRunResumed marks where a resumed attempt starts; its plan (when it
+// names one) is the plan the run continues, and is sealed, under.
+const TypeRunResumed = "run.resumed"
+
+// RunPlan is the plan a run is sealed under: the one run.started names,
+// replaced by each later run.resumed that names a plan (a run resumed with
+// --plan continues under the new plan); LoadSealed sets Meta.Plan by the
+// same rule. It reads the events it is given, so pass the sealed prefix.
+func RunPlan(events []chain.Event) (string, bool) {
+	plan := ""
 	for _, e := range events {
+		if e.Type != chain.TypeRunStarted && e.Type != TypeRunResumed {
+			continue
+		}
+		var d struct {
+			Plan string `json:"plan"`
+		}
+		if json.Unmarshal(e.Data, &d) != nil {
+			d.Plan = ""
+		}
 		if e.Type == chain.TypeRunStarted {
-			var d struct {
-				Plan string `json:"plan"`
-			}
-			if json.Unmarshal(e.Data, &d) == nil && d.Plan != "" {
-				return d.Plan, true
-			}
-			return "", false
+			plan = d.Plan
+		} else if plan != "" && d.Plan != "" {
+			plan = d.Plan
 		}
 	}
-	return "", false
+	return plan, plan != ""
 }
 
 // LoadSealed is LoadRun for a caller that has already verified the chain
 // and computed its seal hash (the verifier): it does not verify the chain
 // again. seal must be what chain.ComputeSeal gives for the events under
-// the plan run.started names, or "" when they do not seal.
+// the plan RunPlan names, or "" when they do not seal.
 func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID) ([]byte, error)) (*Doc, error) {
 	d := &Doc{Inputs: map[string]any{}}
 	d.Meta.Run = runID
@@ -154,7 +167,7 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 	}
 	for _, e := range events {
 		switch e.Type {
-		case chain.TypeRunStarted, TypeEvidenceAdded, chain.TypeNodeFinished, chain.TypeRunFinished:
+		case chain.TypeRunStarted, TypeRunResumed, TypeEvidenceAdded, chain.TypeNodeFinished, chain.TypeRunFinished:
 		default:
 			continue // nothing the report reads; skip decoding
 		}
@@ -178,6 +191,10 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 						d.Inputs = in
 					}
 				}
+			}
+		case TypeRunResumed:
+			if p := str("plan"); p != "" && d.Meta.Plan != "" {
+				d.Meta.Plan = p // resumed under this plan (RunPlan)
 			}
 		case TypeEvidenceAdded:
 			ent := evidence.Entry{ID: str("id"), Kind: str("kind"), Artifact: str("artifact")}

@@ -235,7 +235,7 @@ func TestMetrics(t *testing.T) {
 	if s, _ := erender.FormatMetric(ptr(byName["share"]), ""); s != "60.0%" {
 		t.Errorf("percent format %q", s)
 	}
-	if s, _ := erender.FormatMetric(ptr(byName["gmv"]), "k"); s != "2k" {
+	if s, _ := erender.FormatMetric(ptr(byName["gmv"]), "k"); s != "2.00k" { // decimals: 0 is the precision of CNY, not of k
 		t.Errorf("unit format %q", s)
 	}
 }

@@ -90,7 +90,11 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 			describeViolations(text, vs) + "Rewrite the whole report so that every figure is a marker and every marker resolves. Do not write any number yourself."})
 	}
 	if claims == "judge" {
-		jv, ju, err := t.judge(ctx, text, c, cl, writer)
+		shown := writer // the name in warnings: the model that answered when none is named
+		if shown == "" {
+			shown = model
+		}
+		jv, ju, err := t.judge(ctx, text, c, cl, writer, shown)
 		if err != nil {
 			return nil, effects{}, err
 		}
@@ -128,14 +132,14 @@ var judgeVerdicts = map[string]bool{"supported": true, "partly": true, "unsuppor
 // sentence is supported by what it cites. It stops at judge.max_sentences
 // sentences or once judge.max_cost_usd is spent (a warning event says how
 // many were left unjudged). An "unsupported" verdict is a violation.
-func (t *task) judge(ctx context.Context, text string, c *citable, cl []evidence.Claim, writer string) ([]evidence.Violation, Usage, error) {
+func (t *task) judge(ctx context.Context, text string, c *citable, cl []evidence.Claim, writer, shown string) ([]evidence.Violation, Usage, error) {
 	j := t.node.Map("judge")
 	jm, _ := j["model"].(string)
 	if jm == "" {
 		jm = writer
 	}
 	if jm == writer {
-		if err := t.warn("W-REPORT-JUDGE-SAME-MODEL", "the judge model %q is the model that wrote the report; a model tends to approve its own claims, so name another judge.model", jm); err != nil {
+		if err := t.warn("W-REPORT-JUDGE-SAME-MODEL", "the judge model %q is the model that wrote the report; a model tends to approve its own claims, so name another judge.model", shown); err != nil {
 			return nil, Usage{}, err
 		}
 	}

@@ -221,6 +221,9 @@ func TestReportJudge(t *testing.T) {
 	if !strings.Contains(w, "W-REPORT-JUDGE-SAME-MODEL") || !strings.Contains(w, "W-REPORT-JUDGE-BUDGET") {
 		t.Errorf("warnings missing:\n%s", w)
 	}
+	if strings.Contains(w, `judge model \"\"`) || strings.Contains(w, `judge model ""`) {
+		t.Errorf("the same-model warning does not name the model:\n%s", w)
+	}
 	p = reportPlan([]any{"on_violation", "fail", "claims", "judge", "judge", map[string]any{"model": "other"}}, nil)
 	res, rec = runReport(t, p, scripted([]string{text}, "supported"))
 	if res.Status != StatusSucceeded || strings.Contains(strings.Join(rec.lines(), "\n"), "W-REPORT-JUDGE") {

@@ -198,7 +198,7 @@ var AL = (function () {
     if (unit) {
       if (!Object.prototype.hasOwnProperty.call(UNITS, unit)) return null;
       if (unit === "%") return group(fixed(v * 100, dec(1))) + "%";
-      return group(fixed(v / UNITS[unit], dec(2))) + unit;
+      return group(fixed(v / UNITS[unit], 2)) + unit; // declared decimals are those of the metric's own unit
     }
     if (mv.format === "percent") return group(fixed(v * 100, dec(1))) + "%";
     var s = group(fixed(v, dec(v === Math.trunc(v) ? 0 : 2)));
