@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"testing"
 
@@ -83,5 +84,22 @@ func TestBundleVerifies(t *testing.T) {
 	}
 	if !res.OK {
 		t.Fatal("run dir does not verify")
+	}
+}
+
+// TestBundleMakesNoRequests: the bundle forbids every request by its
+// Content-Security-Policy and, outside the embedded JSON data, names no
+// URL and loads nothing (no src, href, url(), @import, fetch).
+func TestBundleMakesNoRequests(t *testing.T) {
+	b, _ := fixtureBundle(t)
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-[A-Za-z0-9+/=]{44}&#39;; style-src &#39;unsafe-inline&#39;; img-src data:; base-uri &#39;none&#39;; form-action &#39;none&#39;">`)
+	if n := len(csp.FindAll(b, -1)); n != 1 {
+		t.Fatalf("the bundle has %d Content-Security-Policy meta elements of the expected form, want 1", n)
+	}
+	outside := regexp.MustCompile(`(?s)<script type="application/json"[^>]*>.*?</script>`).ReplaceAll(b, nil)
+	for _, bad := range []string{"http://", "https://", "//cdn", " src=", " href=", "url(", "@import", "fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon", "import("} {
+		if i := bytes.Index(outside, []byte(bad)); i >= 0 {
+			t.Errorf("the bundle names %q outside its data: %q", bad, outside[max(0, i-40):min(len(outside), i+40)])
+		}
 	}
 }

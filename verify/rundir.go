@@ -21,6 +21,7 @@ type runRecord struct {
 	ID        string      `json:"id"`
 	Plan      string      `json:"plan"`
 	Seal      string      `json:"seal"`
+	Status    string      `json:"status"`
 	SealData  *chain.Seal `json:"seal_data"`
 	Signature string      `json:"signature"`
 	PublicKey string      `json:"public_key"`

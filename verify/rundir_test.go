@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,97 @@ func TestVerifyRunDirParallel(t *testing.T) {
 	must(os.WriteFile(log, append(append([]byte{}, evs...), `{"seq":`...), 0o644))
 	if res, err := Verify(r.Dir, Options{Workers: 4}); err != nil || !res.OK || !strings.Contains(res.Checks[0].Detail, "incomplete line") {
 		t.Fatalf("torn tail: %v %+v", err, res)
+	}
+}
+
+// TestVerifyRunDirNotSealed: a run directory whose run has not finished
+// fails (exit 1 in the CLI) with "not sealed" on the seal line, and one
+// stopped before run.json was written cannot be read at all.
+func TestVerifyRunDirNotSealed(t *testing.T) {
+	dir := t.TempDir()
+	r, err := evfixture.Build(dir, evfixture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// cut the log before run.finished and forget the seal, as a failed run leaves it
+	log, err := os.ReadFile(filepath.Join(r.Dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(log, []byte(`"type":"run.finished"`))
+	if i < 0 {
+		t.Fatal("the fixture has no run.finished")
+	}
+	if err := os.WriteFile(filepath.Join(r.Dir, "events.jsonl"), log[:bytes.LastIndexByte(log[:i], '\n')+1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := []byte(`{"format":1,"id":"` + r.ID + `","plan":"` + r.Plan + `","status":"failed"}`)
+	if err := os.WriteFile(filepath.Join(r.Dir, "run.json"), rec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(r.Dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := failing(res.Checks)[CheckSeal]; res.OK || res.Seal != "" || !strings.Contains(d, "is not sealed (status failed)") || strings.Contains(d, "cannot recompute") {
+		t.Fatalf("unsealed run: %+v", res)
+	}
+
+	if err := os.Remove(filepath.Join(r.Dir, "run.json")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Verify(r.Dir, Options{})
+	var ue *UnreadableError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "no run.json") {
+		t.Fatalf("run directory without run.json: %v", err)
+	}
+}
+
+// TestVerifyMappedBlobs covers blobs large enough to be hashed through a
+// memory map (mapMin): intact, one byte changed near the end, truncated.
+func TestVerifyMappedBlobs(t *testing.T) {
+	dir := t.TempDir()
+	r, err := evfixture.BuildLarge(dir, evfixture.Large{Events: 100, Artifacts: 3, ArtifactBytes: 2 * mapMin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Verify(r.Dir, Options{Workers: 2}); err != nil || !res.OK {
+		t.Fatalf("intact run: %v %+v", err, res)
+	}
+	var blob string
+	_ = filepath.Walk(DefaultArtifactsDir(r.Dir), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() && fi.Size() == 2*mapMin && blob == "" {
+			blob = p
+		}
+		return nil
+	})
+	if blob == "" {
+		t.Fatal("no blob of the mapped size")
+	}
+	h, _ := hashid.Parse("b3:" + filepath.Base(filepath.Dir(blob)) + filepath.Base(blob))
+	orig, err := os.ReadFile(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, alt := range []struct {
+		name string
+		b    []byte
+	}{
+		{"last byte", append(append([]byte{}, orig[:len(orig)-1]...), orig[len(orig)-1]^1)},
+		{"truncated", orig[:len(orig)/2]},
+	} {
+		if err := os.Chmod(blob, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(blob, alt.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Verify(r.Dir, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := failing(res.Checks)[CheckArtifacts]; res.OK || !strings.Contains(d, h.Short()+" is altered") {
+			t.Fatalf("%s: %+v", alt.name, res)
+		}
 	}
 }

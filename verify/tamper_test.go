@@ -79,6 +79,16 @@ func parsed(t *testing.T, b []byte, f func(bd *bundle)) []byte {
 // fresh page. Only the meaning of the evidence can give it away.
 func resealed(t *testing.T, b []byte, f func(bd *bundle, evs []map[string]any, put func(old string, v any) string)) []byte {
 	t.Helper()
+	return resealedEvents(t, b, func(bd *bundle, evs []map[string]any, put func(string, any) string) []map[string]any {
+		f(bd, evs, put)
+		return evs
+	})
+}
+
+// resealedEvents is resealed for an alteration that inserts or removes
+// events: f returns the events to reseal.
+func resealedEvents(t *testing.T, b []byte, f func(bd *bundle, evs []map[string]any, put func(old string, v any) string) []map[string]any) []byte {
+	t.Helper()
 	bd, _, err := parseBundle(b)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +116,7 @@ func resealed(t *testing.T, b []byte, f func(bd *bundle, evs []map[string]any, p
 		}
 		return id
 	}
-	f(bd, evs, put)
+	evs = f(bd, evs, put)
 	bd.m.Events = bd.m.Events[:0]
 	prev := chain.Genesis(bd.m.Run).String()
 	var parsedEvs []chain.Event
@@ -136,6 +146,35 @@ func resealed(t *testing.T, b []byte, f func(bd *bundle, evs []map[string]any, p
 		t.Fatal(err)
 	}
 	return page
+}
+
+// withResumed inserts a run.resumed event after run.started, as a resume
+// with --plan writes, and reseals: it names plan (the seal's when ""); with
+// moveStart run.started names another plan, the one the run started under.
+func withResumed(moveStart bool, plan string) func(t *testing.T, b []byte) []byte {
+	return func(t *testing.T, b []byte) []byte {
+		return resealedEvents(t, b, func(bd *bundle, evs []map[string]any, put func(string, any) string) []map[string]any {
+			p := plan
+			if p == "" {
+				p = bd.m.Seal.Plan
+			}
+			for i, e := range evs {
+				if e["type"] != chain.TypeRunStarted {
+					continue
+				}
+				if moveStart {
+					e["data"].(map[string]any)["plan"] = hashid.Sum([]byte("first plan")).String()
+				}
+				r := map[string]any{"seq": 0, "time": e["time"], "type": "run.resumed", "data": map[string]any{"plan": p, "restored": []any{}}}
+				evs = append(evs[:i+1], append([]map[string]any{r}, evs[i+1:]...)...)
+				break
+			}
+			for i, e := range evs {
+				e["seq"] = i + 1
+			}
+			return evs
+		})
+	}
 }
 
 func replaceString(v any, old, new string) {
@@ -350,6 +389,9 @@ func tampers() []tamper {
 				put(id, json.RawMessage(bytes.Replace(bd.arts[id], []byte("800"), []byte("810"), 1)))
 			})
 		}, CheckMetrics, "metric gmv"},
+		{"run.resumed names another plan (resealed)", withResumed(false, hashid.Sum([]byte("other plan")).String()), CheckPlan, "run.resumed"},
+		{"started under another plan, resumed under the sealed one (resealed)", withResumed(true, ""), "", ""},
+		{"resumed under the same plan (resealed)", withResumed(false, ""), "", ""},
 		{"ledger renumbered (resealed)", func(t *testing.T, b []byte) []byte {
 			return resealed(t, b, func(bd *bundle, evs []map[string]any, put func(string, any) string) {
 				id := artifactWhere(t, bd, `{"bm25"`)

@@ -262,7 +262,9 @@ func (v *verifier) checkSeal(run, sealHash string, claimed *chain.Seal, evs []ch
 	got, err := computeSeal(run, claimed.Plan, evs, v.intact, v.opt.Workers)
 	var gotHash string
 	if err != nil {
-		v.fail(CheckSeal, "cannot recompute the seal: %v", err)
+		if !errors.Is(err, chain.ErrNotFinished) || len(v.failed[CheckSeal]) == 0 {
+			v.fail(CheckSeal, "cannot recompute the seal: %v", err)
+		}
 	} else {
 		h, _ := got.Hash()
 		gotHash = h.String()
@@ -322,18 +324,31 @@ func (v *verifier) checkPlan(seal *chain.Seal, evs []chain.Event, get func(hashi
 	} else if !json.Valid(b) {
 		v.fail(CheckPlan, "plan %s is not JSON", id.Short())
 	}
+	if end := chain.SealedPrefix(evs); end >= 0 {
+		evs = evs[:end+1]
+	}
+	started := ""
 	for _, e := range evs {
-		if e.Type != chain.TypeRunStarted {
-			continue
+		if e.Type == chain.TypeRunStarted {
+			var d struct {
+				Plan string `json:"plan"`
+			}
+			_ = json.Unmarshal(e.Data, &d)
+			started = d.Plan
+			break
 		}
-		var d struct {
-			Plan string `json:"plan"`
+	}
+	ok := true
+	if p, _ := render.RunPlan(evs); p != seal.Plan {
+		ok = false
+		what := "run.started names"
+		if p != started {
+			what = "run.resumed names"
 		}
-		_ = json.Unmarshal(e.Data, &d)
-		if d.Plan != seal.Plan {
-			v.fail(CheckPlan, "event %d (run.started) names plan %s, the seal plan %s", e.Seq, short(d.Plan), id.Short())
-		}
-		break
+		v.fail(CheckPlan, "the events run under plan %s (%s it), not the seal plan %s", short(p), what, id.Short())
+	}
+	if ok && started != seal.Plan {
+		v.note(CheckPlan, "resumed under it; started under plan %s", short(started))
 	}
 	v.done(CheckPlan, "plan "+seal.Plan)
 }
@@ -395,22 +410,17 @@ func (v *verifier) checkEvidence(run string, evs []chain.Event, get func(hashid.
 }
 
 // sealFor is the seal hash the renderer shows: the recomputed seal when
-// run.started names the plan it was computed under, as render.LoadRun
-// would compute it.
+// the events run under the plan it was computed under (render.RunPlan), as
+// render.LoadRun would compute it.
 func (v *verifier) sealFor(evs []chain.Event) string {
 	if v.seal == "" {
 		return ""
 	}
-	for _, e := range evs {
-		if e.Type == chain.TypeRunStarted {
-			var d struct {
-				Plan string `json:"plan"`
-			}
-			if json.Unmarshal(e.Data, &d) == nil && d.Plan == v.res.Plan {
-				return v.seal
-			}
-			break
-		}
+	if end := chain.SealedPrefix(evs); end >= 0 {
+		evs = evs[:end+1]
+	}
+	if p, ok := render.RunPlan(evs); ok && p == v.res.Plan {
+		return v.seal
 	}
 	return ""
 }
@@ -681,14 +691,23 @@ func (v *verifier) checkPostSeal(evs []chain.Event) {
 		items = append(items[:5], fmt.Sprintf("and %d more", len(evs)-end-6))
 	}
 	v.res.Checks = append(v.res.Checks, Check{Name: CheckPostSeal, OK: true,
-		Detail: fmt.Sprintf("%d events after the seal, not covered by it: %s", len(evs)-end-1, strings.Join(items, ", "))})
+		Detail: fmt.Sprintf("%d %s after the seal, not covered by it: %s", len(evs)-end-1, plural(len(evs)-end-1, "event"), strings.Join(items, ", "))})
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 // verifyRunDir checks a run directory: run.json, events.jsonl and the
 // artifacts in the store.
 func verifyRunDir(dir string, opt Options) (*Result, error) {
 	unreadable := func(err error) error {
-		if errors.Is(err, os.ErrNotExist) {
+		if _, serr := os.Stat(filepath.Join(dir, "events.jsonl")); errors.Is(err, os.ErrNotExist) && serr == nil {
+			err = fmt.Errorf("%s has events.jsonl but no run.json (the run was stopped while starting): it is not sealed and cannot be verified", dir)
+		} else if errors.Is(err, os.ErrNotExist) {
 			err = fmt.Errorf("%s is neither a bundle nor a run directory (no run.json/events.jsonl): %w", dir, err)
 		}
 		return &UnreadableError{err}
@@ -728,7 +747,15 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 	v.done(CheckBundle, fmt.Sprintf("run %s: %d events", rd.rec.ID, len(rd.events)))
 
 	if claimed == nil || rd.rec.Seal == "" {
-		v.fail(CheckSeal, "run.json records no seal: the run has not finished")
+		status := rd.rec.Status
+		if status == "" {
+			status = "unknown"
+		}
+		why := "run.json records no seal"
+		if chain.SealedPrefix(rd.events) < 0 {
+			why += " and no run.finished event was recorded; a run is sealed only when it finishes (agentlab resume continues it)"
+		}
+		v.fail(CheckSeal, "run %s is not sealed (status %s): %s", rd.rec.ID, status, why)
 		claimed = &chain.Seal{Plan: rd.rec.Plan}
 	}
 	v.checkChain(rd.rec.ID, rd.events, rd.problems, rd.lines)

@@ -18,6 +18,7 @@ func init() { register("resume", newResumeCmd) }
 func newResumeCmd() *cobra.Command {
 	var (
 		planFile, dir, format string
+		sign                  string
 		parallel              int
 		yes, inline           bool
 	)
@@ -36,6 +37,9 @@ An exploratory run may continue under a changed node configuration with
 finished nodes keep their recorded outputs. A formal run always continues
 with the plan it started with.
 
+--sign KEY signs the seal when the run finishes (as agentlab run --sign does;
+a run that paused at a person is sealed only by the resume that finishes it).
+
 Exit codes are those of agentlab run.
 
 Examples:
@@ -49,6 +53,10 @@ Examples:
 			}
 			d := dataDir(dir)
 			id, err := pickRun(d, args[0])
+			if err != nil {
+				return err
+			}
+			key, err := signingKey(sign)
 			if err != nil {
 				return err
 			}
@@ -72,12 +80,13 @@ Examples:
 				return runError(err)
 			}
 			if !out.Finished {
-				exportEvidence(d, out, nil)
+				exportEvidence(d, out, key)
 			}
 			return report(cmd.OutOrStdout(), format, "", out)
 		},
 	}
 	cmd.Flags().StringVar(&planFile, "plan", "", "continue under this flow or plan (exploratory runs, same topology)")
+	cmd.Flags().StringVar(&sign, "sign", "", "sign the seal with this ed25519 private key file (agentlab keys generate)")
 	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
 	cmd.Flags().IntVar(&parallel, "parallel", 0, "nodes that may work at once (default as the run started)")

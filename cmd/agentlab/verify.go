@@ -99,6 +99,8 @@ func printVerify(w io.Writer, format string, res *verify.Result) error {
 	}
 	if res.OK {
 		fmt.Fprintf(w, "verified: seal %s, plan %s\n", res.Seal, res.Plan)
+	} else if res.Seal == "" {
+		fmt.Fprintf(w, "NOT VERIFIED: not sealed; %d of %d checks failed\n", failed, len(res.Checks))
 	} else {
 		fmt.Fprintf(w, "NOT VERIFIED: %d of %d checks failed (seal %s)\n", failed, len(res.Checks), res.Seal)
 	}

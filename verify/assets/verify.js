@@ -188,9 +188,16 @@
     else if (planText === null) fail("plan", "plan " + short(m.seal.plan) + ": artifact " + short(m.seal.plan) + " is not in the bundle");
     else if (!good[m.seal.plan]) fail("plan", "plan " + short(m.seal.plan) + ": artifact is altered");
     else { try { JSON.parse(planText); } catch (err) { fail("plan", "plan " + short(m.seal.plan) + " is not JSON"); } }
-    var started = sealed.filter(function (e) { return e.type === "run.started"; })[0];
-    if (started && (!isObj(started.data) || started.data.plan !== m.seal.plan)) fail("plan", "event " + started.seq + " (run.started) names another plan than the seal");
-    done("plan", "plan " + m.seal.plan);
+    // the plan the events run under: run.started's, replaced by each later
+    // run.resumed naming one (render.RunPlan)
+    var runPlan = "", startedPlan = null;
+    sealed.forEach(function (e) {
+      var p = isObj(e.data) && typeof e.data.plan === "string" ? e.data.plan : "";
+      if (e.type === "run.started") { runPlan = p; if (startedPlan === null) startedPlan = p; }
+      else if (e.type === "run.resumed" && runPlan !== "" && p !== "") runPlan = p;
+    });
+    if (runPlan !== m.seal.plan) fail("plan", "the events run under plan " + short(runPlan) + " (" + (runPlan === startedPlan ? "run.started" : "run.resumed") + " names it), not the seal plan " + short(m.seal.plan));
+    done("plan", "plan " + m.seal.plan + (startedPlan !== null && startedPlan !== m.seal.plan ? "; resumed under it; started under plan " + short(startedPlan) : ""));
 
     // ---- evidence as the events say ----
     var ledger = [], sets = [], reps = [], meta = { plan: "" }, inputs = {}, loadErr = null;
@@ -208,6 +215,8 @@
           meta.plan = str(d, "plan"); meta.flow = str(d, "flow"); meta.kind = str(d, "kind"); meta.tier = str(d, "tier");
           if (isObj(d) && isObj(d.inputs)) inputs = d.inputs;
           else if (str(d, "inputs_hash") && good[str(d, "inputs_hash")]) { try { var x = getJSON("inputs", str(d, "inputs_hash")); if (isObj(x)) inputs = x; } catch (err) { /* as Go: inputs stay empty */ } }
+        } else if (e.type === "run.resumed") {
+          if (meta.plan && str(d, "plan")) meta.plan = str(d, "plan");
         } else if (e.type === "evidence.added") {
           var ent = { id: str(d, "id"), kind: str(d, "kind"), artifact: str(d, "artifact") };
           ledger.push(ent);
@@ -399,7 +408,7 @@
     // ---- post-seal ----
     if (end >= 0 && end < evs.length - 1) {
       var after = evs.slice(end + 1).map(function (e) { return e.seq + " " + e.type; });
-      checks.push({ name: "post-seal", ok: true, detail: (evs.length - end - 1) + " events after the seal, not covered by it: " + after.slice(0, 5).join(", ") });
+      checks.push({ name: "post-seal", ok: true, detail: (evs.length - end - 1) + (evs.length - end - 1 === 1 ? " event" : " events") + " after the seal, not covered by it: " + after.slice(0, 5).join(", ") });
     } else checks.push({ name: "post-seal", ok: true, detail: "no events after the seal" });
     show();
   }
