@@ -17,9 +17,11 @@ import (
 	"github.com/agentlab/agentlab/run/sandbox"
 )
 
-// EvAgentPresentation records how an agent that asked for code mode
-// presents its tools, and why: {requested, mode, reason, run_code?,
-// sdk_language?}.
+// EvAgentPresentation records how an agent node presents its tools, and
+// why: {requested, mode, reason, run_code?, sdk_language?, sdk?}. Every
+// agent node writes one, so the log answers "why (not) code mode?" for
+// each; a native node's reason names its presentation, as the PTC chain
+// is consulted only for nodes that ask for code mode.
 const EvAgentPresentation = "agent.presentation"
 
 // codeMode is an agent's code mode: the tools folded into run_code, the
@@ -48,13 +50,23 @@ func presentation(nodePresentation string, a presets.Agent) string {
 
 // setupCodeMode decides whether the agent runs in code mode. When the
 // presentation asks for it, the host's PTC chain decides (no chain: off);
-// the decision is an agent.presentation event. In code mode the toolset's
+// the decision is an agent.presentation event, written for native nodes
+// too (without consulting the chain, so the PTC_* settings of the host
+// never change the log of a flow that does not ask for code mode). In
+// code mode the toolset's
 // declarations become run_code alone (ptc) or the native ones plus
 // run_code (both).
 func (t *task) setupCodeMode(nodePresentation string, a presets.Agent, ts *toolset) (*codeMode, error) {
 	p := presentation(nodePresentation, a)
 	if p != presets.PresentPTC && p != presets.PresentBoth {
-		return nil, nil
+		if p == "" {
+			p = presets.PresentNative
+		}
+		why := "the preset presents the tools natively; the PTC chain is consulted only for presentation ptc or both"
+		if nodePresentation != "" {
+			why = "the node asks for presentation " + nodePresentation + "; the PTC chain is consulted only for presentation ptc or both"
+		}
+		return nil, t.emit(pendingEvent{EvAgentPresentation, t.id, map[string]any{"requested": p, "mode": presets.PresentNative, "reason": why}})
 	}
 	toolsets := make([]string, len(ts.decls))
 	for i, d := range ts.decls {

@@ -90,11 +90,57 @@ func TestAgentCodeModeOff(t *testing.T) {
 			t.Errorf("presentation = %v", pr)
 		}
 	}
-	// A native agent writes no presentation event.
-	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse { return answer("done") }}
-	_, rec := run(t, agentPlan(), nil, withModel(m), withHost(Host{Tools: registry(t, lookupTool(func(map[string]any) string { return "x" })), PTC: ptcOn}))
-	if pr := eventData(rec, EvAgentPresentation); len(pr) != 0 {
-		t.Errorf("presentation = %v", pr)
+	// A native agent records its presentation too, without asking the
+	// chain (which would say yes here): the reason names the presentation.
+	for _, tt := range []struct {
+		spec []any
+		why  string
+	}{
+		{nil, "the preset presents the tools natively"},
+		{[]any{"presentation", "native"}, "the node asks for presentation native"},
+	} {
+		m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse { return answer("done") }}
+		asked := false
+		chain := func(title string, ts []string) sdk.Decision { asked = true; return ptcOn(title, ts) }
+		_, rec := run(t, agentPlan(tt.spec...), nil, withModel(m), withHost(Host{Tools: registry(t, lookupTool(func(map[string]any) string { return "x" })), PTC: chain}))
+		pr := eventData(rec, EvAgentPresentation)
+		if len(pr) != 1 || pr[0]["requested"] != "native" || pr[0]["mode"] != "native" || !strings.HasPrefix(pr[0]["reason"].(string), tt.why) {
+			t.Errorf("%v: presentation = %v", tt.spec, pr)
+		}
+		if asked {
+			t.Errorf("%v: the PTC chain was consulted for a native node", tt.spec)
+		}
+	}
+}
+
+// TestAgentCodeModeDebugEnv: when PTC_DEBUG is configured, the chain's
+// AGENTLAB_PTC_DEBUG=true reaches the program's environment; without it
+// the variable is absent.
+func TestAgentCodeModeDebugEnv(t *testing.T) {
+	needInterpreter(t, "python3")
+	for _, debug := range []bool{true, false} {
+		cfg := sdk.Config{Mode: sdk.ModeOn, RolloutPercent: 100}
+		if debug {
+			cfg.Debug, cfg.DebugConfigured = sdk.DebugOptOut, true
+		}
+		chain := func(title string, ts []string) sdk.Decision { return sdk.Decide(cfg, "u", ts, title) }
+		m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+			if i == 0 {
+				return runCodeCall(`import os
+return os.environ.get("AGENTLAB_PTC_DEBUG", "unset")`)
+			}
+			return answer("done")
+		}}
+		lookup := lookupTool(func(map[string]any) string { return "x" })
+		res, rec := run(t, agentPlan("presentation", "ptc"), nil, withModel(m), withHost(Host{Tools: registry(t, lookup), PTC: chain, WorkDir: t.TempDir()}))
+		if res.Status != StatusSucceeded {
+			t.Fatalf("debug %v: %s %v", debug, res.Status, res.Err)
+		}
+		want := map[bool]string{true: "true", false: "unset"}[debug]
+		results := eventData(rec, EvToolResult)
+		if last := results[len(results)-1]; last["ok"] != true || last["output"] != want {
+			t.Errorf("debug %v: run_code result = %v, want output %q", debug, last, want)
+		}
 	}
 }
 
