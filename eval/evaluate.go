@@ -289,8 +289,8 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 				if over || ctx.Err() != nil {
 					continue
 				}
-				cr := runOne(ctx, o, todo[i], exp)
-				if ctx.Err() != nil && cr.Status != StatusSucceeded {
+				cr, cutShort := runOne(ctx, o, todo[i], exp)
+				if cutShort {
 					// Cut short by the interruption, not by the flow: leave it
 					// for --resume instead of recording a failure.
 					continue
@@ -351,8 +351,10 @@ func writeCases(results <-chan CaseResult, rec *recorder, out map[Key]CaseResult
 	return firstErr
 }
 
-// runOne runs, scores and judges one case.
-func runOne(ctx context.Context, o *Options, c Case, exp *expectations) CaseResult {
+// runOne runs, scores and judges one case. cutShort reports that the
+// interruption of ctx, not the flow, decided part of it (the run, or a
+// judge call): such a case is not recorded.
+func runOne(ctx context.Context, o *Options, c Case, exp *expectations) (cr CaseResult, cutShort bool) {
 	timeout := o.Timeout
 	if c.Question.TimeoutS > 0 {
 		timeout = time.Duration(c.Question.TimeoutS * float64(time.Second))
@@ -374,8 +376,12 @@ func runOne(ctx context.Context, o *Options, c Case, exp *expectations) CaseResu
 		ans.Status = StatusCancelled
 		ans.Error = fmt.Sprintf("the question took longer than its %s timeout", timeout)
 	}
-	e := exp.get(ctx, c.Question)
-	cr := Score(c.Question, e, ans, o.Suite.CardFor)
+	// The expectation is a local query over the flow's sources under its
+	// own deadline: an interruption must not turn it into an error that
+	// would be recorded (and cached) as the question's failure.
+	e := exp.get(context.WithoutCancel(ctx), c.Question)
+	cr = Score(c.Question, e, ans, o.Suite.CardFor)
+	cutShort = ctx.Err() != nil && ans.Status != StatusSucceeded
 	cr.Variant, cr.Repeat = c.Variant.Name, c.Repeat
 	for _, kp := range c.Question.KeyPoints {
 		v := VerdictNotJudged
@@ -385,6 +391,8 @@ func runOne(ctx context.Context, o *Options, c Case, exp *expectations) CaseResu
 				v = verdict
 				cr.Tokens += u.InputTokens + u.OutputTokens
 				cr.CostUSD += u.CostUSD
+			} else if ctx.Err() != nil {
+				cutShort = true
 			}
 		}
 		cr.KeyPoints = append(cr.KeyPoints, KeyPoint{Point: kp, Verdict: v})
@@ -394,7 +402,7 @@ func runOne(ctx context.Context, o *Options, c Case, exp *expectations) CaseResu
 		// so that the evaluation's seal is reproducible.
 		cr.Millis = float64(time.Since(start).Microseconds()) / 1000
 	}
-	return cr
+	return cr, cutShort
 }
 
 // expectations computes each question's expectation once per evaluation.

@@ -372,3 +372,70 @@ func TestUnknownVariant(t *testing.T) {
 func openStore(dataDir string) (*store.FileStore, error) {
 	return store.OpenFileStore(runlog.ArtifactsDir(dataDir))
 }
+
+// ctxOracle is fakeOracle that, like the SQL oracle, fails once its
+// context is cancelled.
+type ctxOracle struct{}
+
+func (ctxOracle) Expected(ctx context.Context, q *suite.Question) Expected {
+	if err := ctx.Err(); err != nil {
+		return Expected{SQL: q.Expect.SQL, Err: err}
+	}
+	return fakeOracle{}.Expected(ctx, q)
+}
+
+// ctxJudge fails once its context is cancelled.
+type ctxJudge struct{}
+
+func (ctxJudge) Judge(ctx context.Context, _ Case, _, _ string) (string, provider.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return "", provider.Usage{}, err
+	}
+	return "supported", provider.Usage{}, nil
+}
+
+// TestInterruptAfterTheRun: an interruption that arrives after a run
+// succeeded does not turn the question's expectation into a recorded
+// failure; a judge call it cuts short leaves the case for --resume.
+func TestInterruptAfterTheRun(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		stopAt  string // question whose (first) run sees the interruption
+		variant string
+		want    int // cases recorded
+	}{
+		{"expectation", "b", "good", 4}, // a/good, a/bad×2, b/good
+		{"judge", "a", "bad", 1},        // a/good only: a/bad's key point was cut short
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			runner := RunnerFunc(func(c context.Context, cs Case) (Answer, error) {
+				a, err := (&fakeRunner{}).Run(c, cs)
+				if cs.Question.ID == tt.stopAt && cs.Variant.Name == tt.variant && cs.Repeat == 0 {
+					cancel() // the run itself finished
+				}
+				return a, err
+			})
+			o := fakeOptions(t, runner)
+			o.Oracle, o.Judge, o.DataDir = ctxOracle{}, ctxJudge{}, t.TempDir()
+			res, err := Evaluate(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Cases) != tt.want || res.Status != "incomplete" {
+				t.Fatalf("recorded %d cases (want %d), status %s", len(res.Cases), tt.want, res.Status)
+			}
+			for _, c := range res.Cases {
+				if !c.Pass && c.Variant == "good" {
+					t.Errorf("case %s/%s recorded as failed: %s", c.Question, c.Variant, c.Reason)
+				}
+				for _, kp := range c.KeyPoints {
+					if c.Variant == "bad" && kp.Verdict == VerdictNotJudged {
+						t.Errorf("case %s/%s recorded with a key point the interruption left unjudged", c.Question, c.Variant)
+					}
+				}
+			}
+		})
+	}
+}

@@ -124,7 +124,11 @@ func openRecord(dataDir, id string, cfg hashid.ID, suiteHash, planHash string, s
 	started["kind"] = KindEval
 	started["suite"] = suiteHash
 	started["suite_artifact"] = blob.String()
-	started["plan"] = planHash
+	// The record is sealed under the suite (its plan), so run.started
+	// names the suite as its plan, as every run's does (agentlab verify
+	// checks it); the flow under test is flow_plan.
+	started["plan"] = suiteHash
+	started["flow_plan"] = planHash
 	if _, err := rl.Append(chain.TypeRunStarted, "", started); err != nil {
 		rl.Close()
 		return nil, err

@@ -20,9 +20,11 @@ const DefaultMockModel = "mock-1"
 //
 // What it answers, in order of precedence:
 //   - tools offered and no tool result yet: one call of one tool (a
-//     db_query tool when offered, with "SELECT * FROM <source> LIMIT 5");
+//     db_query tool when offered, its SQL written from the question's
+//     keywords — see mocksql.go — else "SELECT * FROM <source> LIMIT 5");
 //   - labels: exactly one label;
-//   - an output schema: JSON valid against it;
+//   - an output schema: JSON valid against it (cited fields cite row 0 of
+//     the latest query result, see mockcite.go);
 //   - a judge call: one of Verdicts;
 //   - a report call: a narrative whose numbers are all citation markers;
 //   - otherwise: a short answer restating the question's key words.
@@ -81,10 +83,14 @@ func (m *Mock) Complete(ctx context.Context, req Request, onToken func(string)) 
 		if req.Kind == KindJudge {
 			verdict = judgeVerdict(r)
 		}
+		snap, hasSnap := latestSnapshot(req.Messages)
 		text, err = generateJSON(r, req.OutputSchema, func(g *schemaGen) {
 			g.topic = keyWords(question, false)
 			if verdict != "" {
 				g.prefer = preferVerdict(verdict)
+			}
+			if hasSnap {
+				g.override = citeOverride(g, snap)
 			}
 		})
 		if err != nil {

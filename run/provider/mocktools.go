@@ -44,8 +44,9 @@ func chooseTool(tools []ToolDecl, question string) ToolDecl {
 	return best
 }
 
-// sampleSQL is the query the mock sends to a db_query tool: a look at the
-// first rows of its source, which every SQL guard accepts.
+// sampleSQL is the query the mock sends to a db_query tool when its
+// keyword heuristic (mocksql.go) does not apply: a look at the first rows
+// of its source, which every SQL guard accepts.
 func sampleSQL(tool string) string {
 	src := strings.TrimPrefix(tool, DBToolPrefix)
 	if !plainIdent.MatchString(src) {
@@ -65,7 +66,17 @@ func toolCall(r *rng, req Request) (ToolCall, error) {
 	question := lastUser(req.Messages)
 	t := chooseTool(req.Tools, question)
 	isDB := strings.HasPrefix(t.Name, DBToolPrefix)
+	dbSQL := sampleSQL(t.Name)
+	var dbParams map[string]any
+	if isDB {
+		if q, params, ok := heuristicQuery(describedTables(t.Description), question); ok && (params == nil || hasProperty(t.Schema, "params")) {
+			dbSQL, dbParams = q, params
+		}
+	}
 	override := func(name string, s map[string]any) (any, bool) {
+		if isDB && dbParams != nil && name == "params" {
+			return dbParams, true
+		}
 		if typ, ok := s["type"].(string); ok && typ != "string" {
 			return nil, false
 		}
@@ -75,11 +86,11 @@ func toolCall(r *rng, req Request) (ToolCall, error) {
 		switch strings.ToLower(name) {
 		case "sql", "statement":
 			if isDB {
-				return sampleSQL(t.Name), true
+				return dbSQL, true
 			}
 		case "query", "q", "question", "search", "text", "prompt":
 			if isDB && strings.ToLower(name) == "query" {
-				return sampleSQL(t.Name), true
+				return dbSQL, true
 			}
 			if question != "" {
 				return truncateRunes(question, 200), true
@@ -106,6 +117,13 @@ func toolCall(r *rng, req Request) (ToolCall, error) {
 		args = "{}"
 	}
 	return ToolCall{ID: "call_" + r.hex(16), Name: t.Name, Args: json.RawMessage(args)}, nil
+}
+
+// hasProperty reports whether an object schema declares property name.
+func hasProperty(schema map[string]any, name string) bool {
+	props, _ := schema["properties"].(map[string]any)
+	_, ok := props[name]
+	return ok
 }
 
 func truncateRunes(s string, n int) string {
