@@ -45,25 +45,30 @@ func hashAll(dir string, ids []string, workers int) (map[string]bool, []error) {
 		id  string
 		err error
 	}
-	jobs := make(chan string)
-	results := make([]result, len(ids))
-	idx := map[string]int{}
-	for i, id := range ids {
-		idx[id] = i
+	// Each distinct id is hashed once, into its own result slot.
+	seen := make(map[string]bool, len(ids))
+	uniq := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			uniq = append(uniq, id)
+		}
 	}
+	jobs := make(chan int)
+	results := make([]result, len(uniq))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, 1<<20)
-			for s := range jobs {
-				results[idx[s]] = result{s, hashOne(dir, s, buf)}
+			for i := range jobs {
+				results[i] = result{uniq[i], hashOne(dir, uniq[i], buf)}
 			}
 		}()
 	}
-	for _, id := range ids {
-		jobs <- id
+	for i := range uniq {
+		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
