@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
@@ -176,6 +177,15 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 // finishedOutcome reports a finished run without touching it.
 func finishedOutcome(rec runlog.Record, dataDir string) (*Outcome, error) {
 	out := &Outcome{RunID: rec.ID, Status: rec.Status, Kind: rec.Kind, Plan: rec.Plan, Seal: rec.Seal, Finished: true, Error: rec.Error}
+	// The report and bundle the finishing attempt wrote, when they are
+	// still where run.json says.
+	if rec.Report != "" && rec.Bundle != "" {
+		if _, err := os.Stat(rec.Report); err == nil {
+			if _, err := os.Stat(rec.Bundle); err == nil {
+				out.Report, out.Bundle = rec.Report, rec.Bundle
+			}
+		}
+	}
 	if len(rec.Outputs) > 0 {
 		if err := json.Unmarshal(rec.Outputs, &out.Outputs); err != nil {
 			return nil, err

@@ -152,8 +152,29 @@ func TestResumeWithChangedPlan(t *testing.T) {
 		t.Fatal("a changed topology was accepted")
 	}
 	res, err := Resume(context.Background(), ResumeOptions{DataDir: dir, RunID: out.RunID, Plan: p2, PlanHash: h2})
-	if err != nil || res.Status != engine.StatusSucceeded || res.Plan != h2.String() {
+	if err != nil || res.Status != engine.StatusSucceeded {
 		t.Fatalf("%+v %v", res, err)
+	}
+	if res.Plan != h2.String() {
+		t.Errorf("plan %s, want the replacement %s", res.Plan, h2)
+	}
+	// The run is sealed under the replacement, which run.resumed names (the
+	// verifier's rule: the last plan run.started or run.resumed names).
+	snap, err := runlog.OpenReadOnly(dir, out.RunID)
+	if err != nil || len(snap.Problems) > 0 {
+		t.Fatalf("%v %v", snap.Problems, err)
+	}
+	if snap.Record.Plan != h2.String() || snap.Record.SealData == nil || snap.Record.SealData.Plan != h2.String() {
+		t.Errorf("run.json plan %s, seal %+v; want %s", snap.Record.Plan, snap.Record.SealData, h2)
+	}
+	named := ""
+	for _, e := range snap.Events {
+		if e.Type == EvRunResumed {
+			named = string(e.Data)
+		}
+	}
+	if !strings.Contains(named, `"plan":"`+h2.String()+`"`) {
+		t.Errorf("run.resumed %s does not name the replacement plan", named)
 	}
 }
 
@@ -213,5 +234,76 @@ func TestStartRefusesBadInputsAndTypes(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "runs")); err == nil {
 		t.Errorf("a refused run left a directory behind")
+	}
+}
+
+// TestMissingSourceOfAPlan runs a compiled plan kept away from its flow:
+// the data file is not found, the error says the path is relative to the
+// plan file's directory (not the flow's), and the run is recorded as
+// failed rather than left "running".
+func TestMissingSourceOfAPlan(t *testing.T) {
+	dir := t.TempDir()
+	f := writeEvidenceFlow(t, dir, "0")
+	p, h := compileFlow(t, f)
+	plans := filepath.Join(dir, "plans")
+	if err := os.MkdirAll(plans, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.Canonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf := filepath.Join(plans, "ev.plan.json")
+	if err := os.WriteFile(pf, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	var id string
+	_, err = Start(context.Background(), Options{DataDir: data, Plan: p, PlanHash: h, Source: pf,
+		Started: func(runID string) { id = runID }})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Fatalf("err = %v, want a usage error", err)
+	}
+	for _, want := range []string{"E-SRC-OPEN", "relative to the plan file's directory (" + plans + ")"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	snap, err := runlog.OpenReadOnly(data, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Record.Status != engine.StatusFailed || snap.Record.Error == "" {
+		t.Errorf("run.json status %q error %q, want failed with the reason", snap.Record.Status, snap.Record.Error)
+	}
+	// The flow itself (data next to it) names the flow's directory.
+	if err := os.Remove(filepath.Join(dir, "sales.csv")); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Start(context.Background(), Options{DataDir: data, Plan: p, PlanHash: h, Source: f})
+	if err == nil || !strings.Contains(err.Error(), "relative to the flow file's directory") {
+		t.Errorf("flow run: err = %v", err)
+	}
+}
+
+// TestFinishedOutcomeReportPaths: resuming a finished run reports the
+// report and bundle run.json records, but only while both files exist.
+func TestFinishedOutcomeReportPaths(t *testing.T) {
+	dir := t.TempDir()
+	rep, bun := filepath.Join(dir, "report.html"), filepath.Join(dir, "bundle.html")
+	rec := runlog.Record{ID: "r1", Status: engine.StatusSucceeded, Seal: "b3:x", Report: rep, Bundle: bun}
+	out, err := finishedOutcome(rec, dir)
+	if err != nil || out.Report != "" || out.Bundle != "" {
+		t.Fatalf("missing files: %+v %v", out, err)
+	}
+	for _, f := range []string{rep, bun} {
+		if err := os.WriteFile(f, []byte("<html>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err = finishedOutcome(rec, dir)
+	if err != nil || out.Report != rep || out.Bundle != bun || !out.Finished {
+		t.Fatalf("%+v %v", out, err)
 	}
 }

@@ -145,7 +145,7 @@ Examples:
 					return err
 				}
 			} else {
-				printDoctor(out, env.dataDir, results)
+				printDoctor(out, env.dataDir, results, out == os.Stdout && useColor(os.Stdout))
 			}
 			if !ok {
 				return exitCode(exitFailed)
@@ -183,12 +183,29 @@ func runDoctor(env *doctorEnv) []doctorResult {
 	return out
 }
 
-func printDoctor(w io.Writer, dir string, results []doctorResult) {
+// With color, a failed section is red, a warning yellow, and "NO
+// ISOLATION" (code running under the process backend) red wherever it
+// appears, so that unsandboxed code cannot be overlooked.
+func printDoctor(w io.Writer, dir string, results []doctorResult, color bool) {
+	paint := func(s string) string { return s }
+	status := func(s string) string { return fmt.Sprintf("%-4s", s) }
+	if color {
+		paint = func(s string) string { return strings.ReplaceAll(s, "NO ISOLATION", "\x1b[1;31mNO ISOLATION\x1b[0m") }
+		status = func(s string) string {
+			switch s {
+			case "FAIL":
+				return "\x1b[31mFAIL\x1b[0m"
+			case "WARN":
+				return "\x1b[33mWARN\x1b[0m"
+			}
+			return fmt.Sprintf("%-4s", s)
+		}
+	}
 	fmt.Fprintf(w, "data dir: %s\n", dir)
 	for _, r := range results {
-		fmt.Fprintf(w, "%-8s %-4s  %s\n", r.Name, strings.ToUpper(r.Status), r.Summary)
+		fmt.Fprintf(w, "%-8s %s  %s\n", r.Name, status(strings.ToUpper(r.Status)), paint(r.Summary))
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "  %s: %s\n", f.Severity, f.Message)
+			fmt.Fprintf(w, "  %s: %s\n", f.Severity, paint(f.Message))
 			if f.Command != "" {
 				fmt.Fprintf(w, "    → %s\n", f.Command)
 			}
@@ -257,6 +274,49 @@ func checkRecordedSeal(runID string, s *runlog.Snapshot) string {
 	return ""
 }
 
+// ownArtifacts are the blobs a run needs besides those its events
+// reference: the plan and inputs that checkpoint.json names (resume reads
+// them; the plan is also what verify checks), and the plans and inputs
+// that run.json and the run.started and run.resumed events name, when
+// they are in the store. Without them every run's plan would look like an
+// orphan that is "safe to delete".
+func ownArtifacts(snap *runlog.Snapshot, st *store.FileStore) []string {
+	var refs []string
+	if b, err := os.ReadFile(filepath.Join(snap.Dir, runlog.CheckpointFile)); err == nil {
+		var cp map[string]any
+		if json.Unmarshal(b, &cp) == nil {
+			for k, v := range cp {
+				if s, ok := v.(string); ok && chain.IsArtifactKey(k) {
+					refs = append(refs, s)
+				}
+			}
+		}
+	}
+	named := []string{snap.Record.Plan, snap.Record.InputsHash}
+	for _, e := range snap.Events {
+		if e.Type != chain.TypeRunStarted && e.Type != "run.resumed" {
+			continue
+		}
+		var d struct {
+			Plan   string `json:"plan"`
+			Inputs string `json:"inputs_hash"`
+		}
+		if json.Unmarshal(e.Data, &d) == nil {
+			named = append(named, d.Plan, d.Inputs)
+		}
+	}
+	for _, s := range named {
+		id, err := hashid.Parse(s)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(st.Path(id)); err == nil {
+			refs = append(refs, s)
+		}
+	}
+	return refs
+}
+
 // doctorStore re-hashes every artifact and compares the store with what
 // the runs reference.
 func doctorStore(env *doctorEnv) doctorResult {
@@ -281,6 +341,7 @@ func doctorStore(env *doctorEnv) doctorResult {
 		if sd := r.snap.Record.SealData; sd != nil {
 			refs = append(refs, sd.Artifacts...)
 		}
+		refs = append(refs, ownArtifacts(r.snap, st)...)
 		for _, s := range refs {
 			id, err := hashid.Parse(s)
 			if err != nil {

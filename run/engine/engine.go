@@ -44,6 +44,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		inline:    inline,
 		loopIters: map[string]int{},
 		summary:   map[string]*NodeSummary{},
+		sumPos:    map[string][]int{},
 		calls:     map[string]int{},
 	}
 	r.cache.Store(cfg.Plan, ix)
@@ -73,7 +74,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		res.Err = runErr
 	case errors.Is(runErr, context.Canceled):
 		res.Status = StatusCancelled
-		res.Err = fmt.Errorf("the run was interrupted; continue it with agentlab resume")
+		res.Err = fmt.Errorf("the run was interrupted (Ctrl-C or a termination signal); nodes that had not finished will run again on resume")
 	default:
 		res.Status = StatusFailed
 		res.Err = runErr

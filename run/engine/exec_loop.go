@@ -72,6 +72,7 @@ func execLoop(ctx context.Context, t *task) (any, effects, error) {
 		t.r.countIteration(t.id)
 		g := t.r.newGraphRun(t.g.plan, ix, fmt.Sprintf("%s[%d].", t.id, i), sc, slotSink{t.g.seq, t.gn.pos}, t.g)
 		g.assigned = assigned
+		g.key = t.g.keyOf(t.gn.pos, i)
 		if err := g.run(ctx); err != nil {
 			if isFatal(err) {
 				return nil, effects{}, err

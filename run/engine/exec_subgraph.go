@@ -51,6 +51,7 @@ func execSubgraph(ctx context.Context, t *task) (any, effects, error) {
 		return nil, effects{}, fmt.Errorf("subgraph %q: %v", t.id, err)
 	}
 	g := t.r.newGraphRun(sub, ix, t.id+".", newScope(&t.r.mu, in), slotSink{t.g.seq, t.gn.pos}, t.g)
+	g.key = t.g.keyOf(t.gn.pos, 0)
 	if err := g.run(ctx); err != nil {
 		if isFatal(err) {
 			return nil, effects{}, err

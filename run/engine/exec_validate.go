@@ -55,6 +55,7 @@ func execValidate(ctx context.Context, t *task) (any, effects, error) {
 			model: t.g.prefix + reworkID,
 			extra: "Your previous answer did not match the required JSON Schema:\n" + viol + "\nAnswer again and fix these problems.",
 		}
+		t.r.place(rt.id, t.g.keyOf(t.gn.pos, k+1))
 		res, err := t.r.execute(ctx, rt)
 		if err != nil {
 			return nil, effects{}, fmt.Errorf("validate %q: rework %d of %q failed: %v", t.id, k+1, reworkID, err)

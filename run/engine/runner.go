@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,9 @@ type runner struct {
 	sumMu   sync.Mutex
 	summary map[string]*NodeSummary
 	sumKeys []string
+	// sumPos is each node's place in the commit order (see graphRun.keyOf),
+	// so that the summary lists nodes as the log records them.
+	sumPos map[string][]int
 
 	evOnce sync.Once
 	ev     *evState // evidence gathered so far (evidence.go)
@@ -137,6 +141,9 @@ type task struct {
 	// calls the model as the reworked node.
 	model string
 	emit  func(pendingEvent) error
+	// waited is the time spent waiting for a pool slot, which is not the
+	// node's own time.
+	waited time.Duration
 }
 
 // execResult is a successful execution.
@@ -167,7 +174,7 @@ func (r *runner) execute(ctx context.Context, t *task) (execResult, error) {
 		out, eff, err := r.attempt(ctx, t, ex)
 		if err == nil {
 			res, perr := r.finish(t, out, eff)
-			res.elapsed = time.Since(start)
+			res.elapsed = time.Since(start) - t.waited
 			res.attempts = attempt
 			return res, perr
 		}
@@ -175,7 +182,7 @@ func (r *runner) execute(ctx context.Context, t *task) (execResult, error) {
 			if ctx.Err() != nil && !isFatal(err) {
 				err = r.ctxError(ctx, ctx.Err())
 			}
-			return execResult{attempts: attempt, elapsed: time.Since(start)}, err
+			return execResult{attempts: attempt, elapsed: time.Since(start) - t.waited}, err
 		}
 		delay := time.Duration(n.Retry.BackoffS * math.Pow(2, float64(attempt-1)) * float64(time.Second))
 		if err := t.emit(pendingEvent{EvNodeRetrying, t.id, map[string]any{"attempt": attempt, "error": err.Error(), "backoff_s": delay.Seconds()}}); err != nil {
@@ -202,8 +209,10 @@ func (r *runner) attempt(ctx context.Context, t *task, ex executor) (any, effect
 		defer cancel()
 	}
 	if ex.leaf {
+		queued := time.Now()
 		select {
 		case r.sem <- struct{}{}:
+			t.waited += time.Since(queued)
 		case <-ctx.Done():
 			return nil, effects{}, r.nodeCtxError(ctx, t)
 		}
@@ -315,16 +324,36 @@ func usageOf(out any) Usage {
 		return Usage{}
 	}
 	f := func(k string) float64 { x, _ := u[k].(float64); return x }
-	return Usage{InputTokens: int(f("input_tokens")), OutputTokens: int(f("output_tokens")), CostUSD: f("cost_usd")}
+	unknown, _ := u["cost_unknown"].(bool)
+	return Usage{InputTokens: int(f("input_tokens")), OutputTokens: int(f("output_tokens")), CostUSD: f("cost_usd"), CostUnknown: unknown}
 }
 
-// summaries returns the node rows in the order nodes first changed state,
-// sorted by id for a stable table.
+// place records where node id sits in the commit order.
+func (r *runner) place(id string, key []int) {
+	r.sumMu.Lock()
+	if _, ok := r.sumPos[id]; !ok {
+		r.sumPos[id] = key
+	}
+	r.sumMu.Unlock()
+}
+
+// summaries returns the node rows in commit order, the order of the event
+// log: by rank and id within a graph, a loop's or subflow's body nodes
+// right after it, iteration by iteration. That order does not depend on
+// timing, so the table is stable. A node without a place (none is
+// expected) comes last, in the order it first changed state.
 func (r *runner) summaries() []NodeSummary {
 	r.sumMu.Lock()
 	defer r.sumMu.Unlock()
 	keys := append([]string(nil), r.sumKeys...)
-	sort.Strings(keys)
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, aok := r.sumPos[keys[i]]
+		b, bok := r.sumPos[keys[j]]
+		if aok != bok {
+			return aok
+		}
+		return aok && slices.Compare(a, b) < 0
+	})
 	out := make([]NodeSummary, 0, len(keys))
 	for _, k := range keys {
 		out = append(out, *r.summary[k])

@@ -46,6 +46,10 @@ type graphRun struct {
 	// assigned, when set, collects every variable this graph's nodes set
 	// (a loop reports them in its payload).
 	assigned *varLog
+	// key is where this graph's events sit in the run's commit order: nil
+	// at the top level, the enclosing node's key plus the iteration number
+	// (0 for a subflow) in a nested graph.
+	key []int
 }
 
 // varLog collects variable assignments from concurrent nodes.
@@ -208,9 +212,18 @@ func dedupe(s []string) []string {
 	return out
 }
 
+// keyOf is the commit-order key of the node at pos, or of a nested graph
+// under it when more is appended.
+func (g *graphRun) keyOf(pos int, more ...int) []int {
+	k := make([]int, 0, len(g.key)+1+len(more))
+	k = append(append(k, g.key...), pos)
+	return append(k, more...)
+}
+
 // skip records a skipped node and closes its slot.
 func (g *graphRun) skip(gn *gnode, reason string) error {
 	id := g.prefix + gn.n.ID
+	g.r.place(id, g.keyOf(gn.pos))
 	if p, ok := g.r.prior.lookup(id); !ok || p.Status != StateSkipped {
 		if err := g.seq.emit(gn.pos, pendingEvent{EvNodeSkipped, id, map[string]any{"reason": reason}}); err != nil {
 			return err
@@ -225,6 +238,7 @@ func (g *graphRun) skip(gn *gnode, reason string) error {
 func (g *graphRun) runNode(ctx context.Context, gn *gnode) completion {
 	n := gn.n
 	id := g.prefix + n.ID
+	g.r.place(id, g.keyOf(gn.pos))
 	fail := func(err error) completion {
 		g.seq.close(gn.pos)
 		return completion{gn: gn, status: stFailed, err: err}
@@ -297,12 +311,17 @@ func (g *graphRun) runNode(ctx context.Context, gn *gnode) completion {
 func (g *graphRun) finishFailed(ctx context.Context, gn *gnode, id string, err error, attempts int) completion {
 	n := gn.n
 	cont := n.OnError == "continue" && !isFatal(err) && ctx.Err() == nil
-	data := map[string]any{"error": err.Error(), "attempts": attempts}
+	state, msg := StateFailed, err.Error()
+	if errors.Is(err, context.Canceled) {
+		// Not the node's fault: the run was stopped while it worked.
+		state, msg = StateCancelled, "interrupted before it finished; it runs again on resume"
+	}
+	data := map[string]any{"error": msg, "attempts": attempts}
 	if cont {
 		data["continued"] = true
 	}
 	werr := g.seq.emit(gn.pos, pendingEvent{EvNodeFailed, id, data})
-	g.r.note(Update{Node: id, Type: n.Type, State: StateFailed, Detail: err.Error()})
+	g.r.note(Update{Node: id, Type: n.Type, State: state, Detail: msg})
 	if cont && werr == nil {
 		out := map[string]any{"error": err.Error()}
 		g.sc.setNode(n.ID, out)

@@ -276,9 +276,18 @@ func TestCancel(t *testing.T) {
 	p := mkPlan([]plan.Node{nd("slow", "llm", "prompt", "x"), nd("after", "transform", "expr", "1")}, edges("slow -> after"))
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
-	res, err := Run(ctx, Config{Plan: p, Recorder: newRecorder(), Model: m})
+	rec := newRecorder()
+	res, err := Run(ctx, Config{Plan: p, Recorder: rec, Model: m})
 	if err != nil || res.Status != StatusCancelled {
 		t.Fatalf("%v %v", res, err)
+	}
+	// The node that was working is recorded as interrupted, in words, and
+	// shown as cancelled rather than failed.
+	if got := rec.lines(); len(got) == 0 || !strings.Contains(got[len(got)-1], `"error":"interrupted before it finished; it runs again on resume"`) {
+		t.Errorf("log %q", got)
+	}
+	if len(res.Nodes) != 1 || res.Nodes[0].Status != StateCancelled {
+		t.Errorf("summary %+v", res.Nodes)
 	}
 }
 
@@ -463,6 +472,77 @@ func TestNestedEventOrderDeterministic(t *testing.T) {
 	for _, l := range first {
 		if strings.HasPrefix(l, "node.finished l ") && strings.Contains(l, `"s":`) {
 			t.Errorf("loop payload picked up a sibling's variable: %s", l)
+		}
+	}
+}
+
+// TestSummaryFollowsCommitOrder checks that the end-of-run table lists
+// nodes as the event log records them (rank, then id; a loop's body right
+// after the loop, iteration by iteration; skipped nodes in their place),
+// not alphabetically and not in the order goroutines happened to finish.
+func TestSummaryFollowsCommitOrder(t *testing.T) {
+	body := &plan.Graph{
+		Nodes: []plan.Node{nd("zz", "llm", "prompt", "{{ item }}"), nd("aa", "transform", "expr", "index")},
+		Edges: edges("zz -> aa"),
+	}
+	l := nd("loop", "loop", "over", "['x', 'y']", "max_iterations", 2)
+	l.Body = body
+	p := mkPlan([]plan.Node{
+		nd("zeta", "llm", "prompt", "first rank, last by id"),
+		nd("alpha", "llm", "prompt", "first rank, first by id"),
+		l,
+		nd("gate", "branch", "cases", []any{map[string]any{"when": "false", "port": "never"}}, "default", "always"),
+		nd("b_untaken", "transform", "expr", "1"),
+		nd("a_taken", "transform", "expr", "2"),
+	}, edges("zeta -> loop", "alpha -> loop", "loop -> gate", "gate.never -> b_untaken", "gate.always -> a_taken"))
+	slow := func(_ context.Context, req ModelRequest) (string, error) {
+		time.Sleep(time.Duration(rand.Intn(2000)) * time.Microsecond)
+		return "answer for " + req.Node, nil
+	}
+	for i := 0; i < 3; i++ {
+		res, rec := run(t, p, nil, withModel(newModel(slow)), withParallel(4))
+		if res.Status != StatusSucceeded {
+			t.Fatal(res.Err)
+		}
+		var logged []string
+		seen := map[string]bool{}
+		for _, e := range rec.events {
+			if e.Node != "" && !seen[e.Node] {
+				seen[e.Node] = true
+				logged = append(logged, e.Node)
+			}
+		}
+		var table []string
+		for _, n := range res.Nodes {
+			table = append(table, n.Node)
+		}
+		want := []string{"alpha", "zeta", "loop", "loop[0].zz", "loop[0].aa", "loop[1].zz", "loop[1].aa", "gate", "a_taken", "b_untaken"}
+		if !slices.Equal(table, want) {
+			t.Errorf("summary order %v, want %v", table, want)
+		}
+		if !slices.Equal(table, logged) {
+			t.Errorf("summary order %v differs from the log's %v", table, logged)
+		}
+	}
+}
+
+// TestElapsedExcludesQueueing checks that a node's time in the summary is
+// its own: waiting for a pool slot behind another node does not count.
+func TestElapsedExcludesQueueing(t *testing.T) {
+	const nap = 200 * time.Millisecond
+	p := mkPlan([]plan.Node{nd("a", "llm", "prompt", "one"), nd("b", "llm", "prompt", "two")}, nil)
+	sleepy := func(_ context.Context, req ModelRequest) (string, error) {
+		time.Sleep(nap)
+		return "ok", nil
+	}
+	res, _ := run(t, p, nil, withModel(newModel(sleepy)), withParallel(1))
+	if res.Status != StatusSucceeded {
+		t.Fatal(res.Err)
+	}
+	for _, n := range res.Nodes {
+		// The node that queued would show about 2×nap if the wait counted.
+		if n.Elapsed < nap || n.Elapsed >= 2*nap-10*time.Millisecond {
+			t.Errorf("%s: elapsed %v, want about %v", n.Node, n.Elapsed, nap)
 		}
 	}
 }
