@@ -54,7 +54,7 @@ func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken fu
 	}
 	out := engine.ModelResponse{
 		Text: resp.Text, Model: resp.Model,
-		Usage: engine.Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, CostUSD: resp.Usage.CostUSD},
+		Usage: engine.Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens, CostUSD: resp.Usage.CostUSD, CostUnknown: resp.Usage.CostUnknown},
 	}
 	for _, tc := range resp.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, engine.ToolCall{ID: tc.ID, Name: tc.Name, Args: tc.Args})

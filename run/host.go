@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,21 +12,25 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/permission"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/tools"
+	"github.com/agentlab/agentlab/run/tools/mcp"
 )
 
 // EnvMaxAgentSteps caps every agent's step backstop on this machine.
 const EnvMaxAgentSteps = "AGENTLAB_MAX_AGENT_STEPS"
 
 // newHost builds what agent, code and human nodes use: the workspace file
-// tools over the flow's directory, the permission checker from the
-// nearest agentlab.toml, a work directory under the run, the run clock and
-// the prompts the person at the terminal allowed.
-func newHost(rl *runlog.Run, cp checkpoint, ia Interaction) (engine.Host, func(), error) {
+// tools over the flow's directory, the tools of the MCP servers the plan
+// names, the permission checker from the nearest agentlab.toml with the
+// remembered decisions of <data-dir>/permissions.json, a work directory
+// under the run, the run clock and the prompts the person at the terminal
+// allowed. The MCP servers live until the returned close function runs.
+func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, prov provider.Provider, ia Interaction) (engine.Host, func(), error) {
 	h := engine.Host{
 		WorkDir: filepath.Join(rl.Dir(), "work"),
 		Yes:     ia.Yes,
@@ -46,36 +51,225 @@ func newHost(rl *runlog.Run, cp checkpoint, ia Interaction) (engine.Host, func()
 		h.MaxAgentSteps = n
 	}
 	closers := []func(){}
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
+	}
 	reg := tools.NewRegistry()
 	if cp.BaseDir != "" {
 		if ws, err := tools.OpenWorkspace(cp.BaseDir); err == nil {
 			closers = append(closers, func() { ws.Close() })
 			for _, t := range tools.FileTools(ws, tools.FileLimits{}) {
 				if err := reg.Register(t); err != nil {
+					closeAll()
 					return h, func() {}, err
 				}
 			}
 		}
 	}
-	if f, err := tools.NewFetcher(tools.FetchConfig{}); err == nil {
-		if err := reg.Register(tools.HTTPFetch(f)); err != nil {
-			return h, func() {}, err
-		}
+	fc, err := fetchConfig(cp.BaseDir)
+	if err != nil {
+		closeAll()
+		return h, func() {}, err
+	}
+	f, err := tools.NewFetcher(fc)
+	if err != nil {
+		closeAll()
+		return h, func() {}, usage("http_fetch: %v", err)
+	}
+	if err := reg.Register(tools.HTTPFetch(f)); err != nil {
+		closeAll()
+		return h, func() {}, err
 	}
 	h.Tools = reg
-	perm, err := newPermissions(cp.BaseDir, ia)
+	perm, err := newPermissions(dataDirOf(rl), cp.BaseDir, ia)
 	if err != nil {
+		closeAll()
 		return h, func() {}, err
 	}
+	if prov != nil {
+		perm.gate = modelGate(prov, cp.Model, cp.Seed)
+	}
+	clients, err := startMCP(ctx, rl, cp.BaseDir, p, reg)
+	for _, c := range clients {
+		closers = append(closers, func() { c.Close() })
+	}
+	if err != nil {
+		closeAll()
+		return h, func() {}, err
+	}
+	perm.cfg.Modes = mcp.MergeModes(perm.cfg.Modes, clients...)
 	h.Permission = perm
 	if h.PTC, err = newPTC(cp.BaseDir, cp.Actor); err != nil {
+		closeAll()
 		return h, func() {}, err
 	}
-	return h, func() {
-		for _, c := range closers {
-			c()
+	return h, closeAll, nil
+}
+
+// GateNode names the permission gate's model calls (a script provider
+// answers them under this id).
+const GateNode = "permission-gate"
+
+// gateSystem tells the gate model what to judge.
+const gateSystem = "You are the permission gate of an automated agent. Judge one tool call from its tool name and arguments. " +
+	"Answer with exactly one word: allow when the call is plainly within what the tool is for and harmless; " +
+	"deny when it could destroy or leak data, reach private or internal systems, or act beyond the task; unsure otherwise."
+
+// modelGate judges the calls of tools whose approval mode is gated with
+// one call of the run's model, answering one of allow, deny or unsure.
+// Anything but allow or deny (and an error) sends the call to a person,
+// as the checker decides.
+func modelGate(prov provider.Provider, model string, seed int64) permission.Gate {
+	var mu sync.Mutex
+	calls := 0
+	return func(ctx context.Context, tool string, args json.RawMessage) (string, error) {
+		mu.Lock()
+		n := calls
+		calls++
+		mu.Unlock()
+		zero := 0.0
+		resp, err := prov.Complete(ctx, provider.Request{
+			Node: GateNode, Call: n, Kind: provider.KindJudge, Model: model, Seed: seed,
+			System:      gateSystem,
+			Messages:    []provider.Message{{Role: "user", Content: "Tool: " + tool + "\nArguments (JSON): " + string(args)}},
+			Labels:      []string{"allow", "deny", "unsure"},
+			Temperature: &zero, MaxTokens: 16,
+		}, nil)
+		if err != nil {
+			return "", err
 		}
-	}, nil
+		return resp.Text, nil
+	}
+}
+
+// fetchConfig reads the [http_fetch] table (allow-list, opened ranges,
+// caps) of the agentlab.toml nearest the flow; none gives the defaults.
+func fetchConfig(baseDir string) (tools.FetchConfig, error) {
+	if baseDir == "" {
+		return tools.FetchConfig{}, nil
+	}
+	file := provider.ProjectConfigFile(baseDir)
+	if file == "" {
+		return tools.FetchConfig{}, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return tools.FetchConfig{}, usage("cannot read %s: %v", file, err)
+	}
+	cfg, ds := tools.ParseFetchConfig(file, data)
+	if ds.HasErrors() {
+		var b strings.Builder
+		for _, d := range ds.Sorted() {
+			b.WriteString("\n  " + d.String() + "\n    fix: " + d.Fix)
+		}
+		return tools.FetchConfig{}, usage("the [http_fetch] table has mistakes:%s", b.String())
+	}
+	return cfg, nil
+}
+
+// EvMCPWarning records a tool of an MCP server that was left out (its
+// input schema does not compile), so that an agent refused it can be
+// explained.
+const EvMCPWarning = "mcp.warning"
+
+// startMCP starts the MCP servers declared in agentlab.toml (the project's
+// nearest one over the user's config.toml) whose tools the plan names, and
+// registers their tools. Servers the plan does not use are not started,
+// so a broken one cannot fail a run that does not need it. The clients
+// started so far are returned even with an error, for the caller to close.
+func startMCP(ctx context.Context, rl *runlog.Run, baseDir string, p *plan.Plan, reg *tools.Registry) ([]*mcp.Client, error) {
+	names := planToolNames(p)
+	want := false
+	for _, n := range names {
+		if strings.HasPrefix(n, mcp.Prefix) {
+			want = true
+		}
+	}
+	if !want {
+		return nil, nil
+	}
+	files := []string{provider.UserConfigFile()}
+	if baseDir != "" {
+		if f := provider.ProjectConfigFile(baseDir); f != "" {
+			files = append([]string{f}, files...)
+		}
+	}
+	var lists [][]mcp.ServerSpec
+	for _, file := range files {
+		if file == "" {
+			continue
+		}
+		specs, ds := mcp.LoadConfig(file)
+		if ds.HasErrors() {
+			return nil, usage("%v", ds)
+		}
+		lists = append(lists, specs)
+	}
+	use, unknown := mcp.Select(mcp.Merge(lists...), names)
+	if len(unknown) > 0 {
+		return nil, usage("the flow uses tools of the MCP server(s) %s, which no [[mcp.servers]] entry declares; declare them in agentlab.toml (see docs/mcp.md)", strings.Join(unknown, ", "))
+	}
+	var clients []*mcp.Client
+	for _, spec := range use {
+		c, err := mcp.Start(ctx, spec)
+		if err != nil {
+			return clients, err
+		}
+		clients = append(clients, c)
+		for _, t := range c.Tools() {
+			if err := reg.Register(t); err != nil {
+				return clients, err
+			}
+		}
+		for _, w := range c.Warnings() {
+			if _, err := rl.Append(EvMCPWarning, "", map[string]any{"server": spec.Name, "message": w}); err != nil {
+				return clients, err
+			}
+		}
+	}
+	return clients, nil
+}
+
+// planToolNames lists the tool names a plan mentions: agents' and
+// supervisor workers' `tools` lists and tool nodes' `tool`, in loop
+// bodies and subflows too.
+func planToolNames(p *plan.Plan) []string {
+	var out []string
+	var walkV func(k string, v any)
+	walkV = func(k string, v any) {
+		switch x := v.(type) {
+		case string:
+			if k == "tool" || k == "tools" {
+				out = append(out, x)
+			}
+		case []any:
+			for _, e := range x {
+				walkV(k, e)
+			}
+		case map[string]any:
+			for kk, e := range x {
+				walkV(kk, e)
+			}
+		}
+	}
+	var walk func(nodes []plan.Node)
+	walk = func(nodes []plan.Node) {
+		for _, n := range nodes {
+			walkV("", n.Spec)
+			if n.Body != nil {
+				walk(n.Body.Nodes)
+			}
+		}
+	}
+	if p != nil {
+		walk(p.Nodes)
+		for _, sp := range p.Subflows {
+			out = append(out, planToolNames(sp)...)
+		}
+	}
+	return out
 }
 
 // permissions adapts run/permission to the engine: one checker per agent
@@ -84,7 +278,9 @@ func newHost(rl *runlog.Run, cp checkpoint, ia Interaction) (engine.Host, func()
 type permissions struct {
 	cfg      permission.Config
 	file     string
+	gate     permission.Gate // judges the calls of tools in mode gated
 	mem      *permission.Memory
+	memFile  string // where mem is saved; "" keeps it in memory
 	prompter permission.Prompter
 	yes      bool
 
@@ -92,9 +288,26 @@ type permissions struct {
 	checkers map[string]*permission.Checker
 }
 
-func newPermissions(baseDir string, ia Interaction) (*permissions, error) {
-	p := &permissions{mem: permission.NewMemory(), yes: ia.Yes, checkers: map[string]*permission.Checker{}, file: "agentlab.toml"}
+// PermissionsFile is where the exact-call decisions answered "always" or
+// "deny always" at the prompt are kept, under the data directory, so that
+// they hold for every later run using that directory. Deleting the file
+// forgets them.
+const PermissionsFile = "permissions.json"
+
+func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, error) {
+	p := &permissions{yes: ia.Yes, checkers: map[string]*permission.Checker{}, file: "agentlab.toml"}
 	p.prompter = ia.ToolPrompter
+	if dataDir != "" {
+		p.memFile = filepath.Join(dataDir, PermissionsFile)
+	}
+	p.mem = permission.NewMemory()
+	if p.memFile != "" {
+		mem, err := permission.LoadMemory(p.memFile)
+		if err != nil {
+			return nil, usage("%v", err)
+		}
+		p.mem = mem
+	}
 	if baseDir == "" {
 		return p, nil
 	}
@@ -145,7 +358,7 @@ func (p *permissions) checker(q engine.PermissionQuery) (*permission.Checker, er
 		cfg.Rules = append(cfg.Rules, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
 	}
 	cfg.Rules = append(cfg.Rules, p.cfg.Rules...)
-	c, err := permission.New(cfg, permission.Options{Memory: p.mem, Prompter: p.prompter, AssumeYes: p.yes, ConfigFile: p.file})
+	c, err := permission.New(cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes, ConfigFile: p.file, MemoryFile: p.memFile})
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %v", q.Node, err)
 	}

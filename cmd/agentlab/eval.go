@@ -234,6 +234,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 			mark = "FAIL"
 		}
 		fmt.Fprintf(errw, "%s %s [%s #%d] %.0f ms\n", mark, c.Question, c.Variant, c.Repeat+1, c.Millis)
+		if global.verbose {
+			evalCaseDetail(errw, c)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -30,6 +30,7 @@ func TestScripts(t *testing.T) {
 			"exits":     cmdExits,
 			"evfixture": cmdEvFixture,
 			"replace":   cmdReplace,
+			"jsonvalid": cmdJSONValid,
 		},
 	})
 }

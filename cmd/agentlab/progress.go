@@ -18,11 +18,15 @@ import (
 // CI) it redraws a live view: one line per node with its state and elapsed
 // time, and the tail of the tokens the running model nodes stream.
 // Otherwise it prints one plain line per state change; tokens are not
-// printed there, so logs stay readable and diffable.
+// printed there, so logs stay readable and diffable. --quiet prints
+// nothing; --verbose adds each node's type, time, tokens and cost to the
+// plain lines and prints a detail (an error, a skip reason) in full rather
+// than its first line.
 type progress struct {
-	w     io.Writer
-	live  bool
-	quiet bool
+	w       io.Writer
+	live    bool
+	quiet   bool
+	verbose bool
 
 	mu     sync.Mutex
 	nodes  map[string]*nodeView
@@ -41,7 +45,7 @@ type nodeView struct {
 }
 
 func newProgress(quiet bool) *progress {
-	p := &progress{w: os.Stderr, quiet: quiet, nodes: map[string]*nodeView{}}
+	p := &progress{w: os.Stderr, quiet: quiet, verbose: global.verbose && !quiet, nodes: map[string]*nodeView{}}
 	ci := os.Getenv("CI") == "true" || os.Getenv("CI") == "1"
 	p.live = !quiet && !ci && term.IsTerminal(int(os.Stderr.Fd()))
 	if p.live {
@@ -81,6 +85,10 @@ func (p *progress) observe(u engine.Update) {
 }
 
 func (p *progress) plain(v *nodeView, u engine.Update) {
+	if p.verbose {
+		p.plainVerbose(v, u)
+		return
+	}
 	line := fmt.Sprintf("%-9s %s", v.state, v.id)
 	switch {
 	case u.Cached:
@@ -91,6 +99,41 @@ func (p *progress) plain(v *nodeView, u engine.Update) {
 		line += " (" + roundDur(v.elapsed) + ")"
 	}
 	fmt.Fprintln(p.w, line)
+}
+
+// plainVerbose is the --verbose form of a plain line:
+//
+//	finished  draft (llm, 1.2s, 812/95 tokens, $0.0021)
+//	failed    pull (tool, 30ms)
+//	          E-SQL-EXEC: no such column: amout
+func (p *progress) plainVerbose(v *nodeView, u engine.Update) {
+	var facts []string
+	if v.typ != "" {
+		facts = append(facts, v.typ)
+	}
+	if u.Cached {
+		facts = append(facts, "restored")
+	}
+	if d := roundDur(u.Elapsed); d != "" {
+		facts = append(facts, d)
+	}
+	if us := u.Usage; us.InputTokens+us.OutputTokens > 0 {
+		cost := fmt.Sprintf("$%.4f", us.CostUSD)
+		if us.CostUnknown {
+			cost += "+?" // no price for the model: not free, unknown
+		}
+		facts = append(facts, fmt.Sprintf("%d/%d tokens", us.InputTokens, us.OutputTokens), cost)
+	}
+	line := fmt.Sprintf("%-9s %s", v.state, v.id)
+	if len(facts) > 0 {
+		line += " (" + strings.Join(facts, ", ") + ")"
+	}
+	fmt.Fprintln(p.w, line)
+	if v.detail != "" {
+		for _, l := range strings.Split(strings.TrimRight(v.detail, "\n"), "\n") {
+			fmt.Fprintln(p.w, "          "+l)
+		}
+	}
 }
 
 func (p *progress) loop() {
@@ -118,13 +161,18 @@ func (p *progress) draw() {
 	if p.drawn > 0 {
 		fmt.Fprintf(&b, "\x1b[%dA", p.drawn)
 	}
-	width := 100
-	if w, _, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 20 {
+	width, rows := 100, 30
+	if w, h, err := term.GetSize(int(os.Stderr.Fd())); err == nil && w > 20 {
 		width = w
+		// A frame taller than the screen scrolls, and moving the cursor up
+		// would then redraw over the wrong lines.
+		if h > 2 && h-2 < rows {
+			rows = h - 2
+		}
 	}
 	ids := p.order
-	if len(ids) > 30 {
-		ids = ids[len(ids)-30:]
+	if len(ids) > rows {
+		ids = ids[len(ids)-rows:]
 	}
 	lines := 0
 	for _, id := range ids {
@@ -219,6 +267,15 @@ func summaryTable(w io.Writer, nodes []engine.NodeSummary) {
 	t.Header("node", "type", "status", "time", "tokens", "cost")
 	var in, out int
 	var cost float64
+	var unknown bool
+	// A model without a price in [providers.prices] has an unknown cost:
+	// "$0.0000" would read as free, so its cost is marked "+?".
+	money := func(c float64, unk bool) string {
+		if unk {
+			return fmt.Sprintf("$%.4f+?", c)
+		}
+		return fmt.Sprintf("$%.4f", c)
+	}
 	for _, n := range nodes {
 		st := n.Status
 		if n.Cached {
@@ -227,13 +284,14 @@ func summaryTable(w io.Writer, nodes []engine.NodeSummary) {
 		tok, c := "", ""
 		if u := n.Usage; u.InputTokens+u.OutputTokens > 0 {
 			tok = fmt.Sprintf("%d/%d", u.InputTokens, u.OutputTokens)
-			c = fmt.Sprintf("$%.4f", u.CostUSD)
+			c = money(u.CostUSD, u.CostUnknown)
 			in, out, cost = in+u.InputTokens, out+u.OutputTokens, cost+u.CostUSD
+			unknown = unknown || u.CostUnknown
 		}
 		t.Append(n.Node, n.Type, st, roundDur(n.Elapsed), tok, c)
 	}
 	if in+out > 0 {
-		t.Footer("total", "", "", "", fmt.Sprintf("%d/%d", in, out), fmt.Sprintf("$%.4f", cost))
+		t.Footer("total", "", "", "", fmt.Sprintf("%d/%d", in, out), money(cost, unknown))
 	}
 	t.Render()
 }

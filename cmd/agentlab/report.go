@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -35,6 +36,7 @@ agentlab keys generate) and the signature recorded in run.json, so the bundle
 and later exports carry it.
 
 --format json prints {"run":"…","seal":"b3:…","report":"…","bundle":"…"}.
+--verbose also says on stderr what was signed and how large each file is.
 
 Examples:
   agentlab report
@@ -79,6 +81,9 @@ Examples:
 			if err := writeRunEvidence(d, o, key); err != nil {
 				return exitf(exitUsage, "report of run %s: %v", id, err)
 			}
+			if global.verbose && !global.quiet {
+				reportVerbose(cmd.ErrOrStderr(), o, key != nil)
+			}
 			w := cmd.OutOrStdout()
 			if format == "json" {
 				b, _ := json.Marshal(map[string]string{"run": id, "seal": rec.Seal, "report": o.Report, "bundle": o.Bundle})
@@ -95,4 +100,17 @@ Examples:
 	fl.StringVar(&sign, "sign", "", "sign the seal with this ed25519 private key file (agentlab keys generate)")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
+}
+
+// reportVerbose tells, for --verbose, what report wrote: the signature and
+// the size of each file.
+func reportVerbose(w io.Writer, o *run.Outcome, signed bool) {
+	if signed {
+		fmt.Fprintf(w, "signed the seal %s (ed25519)\n", o.Seal)
+	}
+	for _, path := range []string{o.Report, o.Bundle} {
+		if fi, err := os.Stat(path); err == nil {
+			fmt.Fprintf(w, "wrote %s (%d bytes)\n", path, fi.Size())
+		}
+	}
 }

@@ -88,6 +88,7 @@ Examples:
 	// Add cobra's `completion bash|zsh|fish|powershell` now rather than at
 	// Execute, so that the generated reference documents it too.
 	root.InitDefaultCompletionCmd()
+	addCompletionExamples(root)
 	return root
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
 )
 
@@ -144,6 +145,11 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	origin := "cli"
 	if os.Getenv("CI") == "true" || os.Getenv("CI") == "1" {
 		origin = "ci"
+	}
+	if len(provider.EnvVars(f.provider)) > 0 { // a remote provider reads the config files
+		if w := provider.ConfigWarnings(filepath.Dir(path)); len(w) > 0 {
+			_ = diag.WriteText(cmd.ErrOrStderr(), w.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

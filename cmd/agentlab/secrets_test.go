@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -9,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sync/atomic"
 	"testing"
 )
@@ -23,10 +26,10 @@ var secretEnv = map[string]string{
 }
 
 // TestSecretsNeverWritten runs an example flow (compile, run, runs show,
-// runs events, and report when it exists) with provider keys and a custom
-// secret in the environment, then searches every file of the data dir, the
-// out dir, the plan and the bundle, and everything printed, for the
-// secret values.
+// runs events, report) with provider keys and a custom secret in the
+// environment, then searches every file of the data dir, the out dir, the
+// plan, report.html and bundle.html (and, in the bundle, every embedded
+// artifact once decoded), and everything printed, for the secret values.
 func TestSecretsNeverWritten(t *testing.T) {
 	exe := agentlabExe(t)
 	work := t.TempDir()
@@ -89,11 +92,13 @@ func TestSecretsNeverWritten(t *testing.T) {
 	id := findRun(t, data)
 	agentlab("runs", "show", id, "--data-dir", data, "--format", "json")
 	agentlab("runs", "events", id, "--data-dir", data, "--format", "json")
-	if agentlab("report", id, "--data-dir", data, "-o", out) != exitOK {
-		t.Logf("no report/bundle written (report command unavailable)")
+	reportDir := filepath.Join(work, "report")
+	if code := agentlab("report", id, "--data-dir", data, "-o", reportDir); code != exitOK {
+		t.Fatalf("report exited %d:\n%s", code, printed.String())
 	}
 	files := 0
-	for _, root := range []string{data, out, plan, data2, out + "-openai"} {
+	pages := map[string]int{} // report.html and bundle.html searched
+	for _, root := range []string{data, out, plan, data2, out + "-openai", reportDir} {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
@@ -104,12 +109,23 @@ func TestSecretsNeverWritten(t *testing.T) {
 			}
 			files++
 			leakCheck(t, p, b)
+			if name := filepath.Base(p); name == "report.html" || name == "bundle.html" {
+				pages[name]++
+				embedded := decodedBlocks(t, p, b)
+				for i, e := range embedded {
+					leakCheck(t, fmt.Sprintf("%s (embedded data block %d, decoded)", p, i), e)
+				}
+			}
 			return nil
 		})
 	}
 	leakCheck(t, "the output of the commands", printed.Bytes())
 	if files < 5 {
 		t.Fatalf("only %d files searched", files)
+	}
+	// Two runs and one report command: each wrote both pages.
+	if pages["report.html"] < 3 || pages["bundle.html"] < 3 {
+		t.Fatalf("searched %d report.html and %d bundle.html files, want 3 of each", pages["report.html"], pages["bundle.html"])
 	}
 	t.Logf("RESULT secrets files=%d values=%d provider-calls=%d leaked=0", files, len(secretEnv), authed.Load())
 }
@@ -129,6 +145,58 @@ func leaks(b []byte) []string {
 		if bytes.Contains(b, []byte(v)) || bytes.Contains(b, []byte(v[len(v)-16:])) {
 			out = append(out, k)
 		}
+	}
+	return out
+}
+
+// jsonBlock is a data block of report.html or bundle.html.
+var jsonBlock = regexp.MustCompile(`(?s)<script type="application/json"[^>]*>(.*?)</script>`)
+
+// decodedBlocks returns every string inside the JSON data blocks of an
+// HTML page, JSON-unescaped, with base64 artifacts ("b64") decoded, so
+// that a secret cannot hide in an escaped or encoded form.
+func decodedBlocks(t *testing.T, where string, page []byte) [][]byte {
+	t.Helper()
+	var out [][]byte
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, []byte(x))
+			if key == "b64" {
+				b, err := base64.StdEncoding.DecodeString(x)
+				if err != nil {
+					t.Errorf("%s: a b64 artifact does not decode: %v", where, err)
+				}
+				out = append(out, b)
+			}
+			if key == "text" {
+				var inner any
+				if json.Unmarshal([]byte(x), &inner) == nil {
+					walk("", inner)
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				walk(k, e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(key, e)
+			}
+		}
+	}
+	blocks := jsonBlock.FindAllSubmatch(page, -1)
+	if len(blocks) == 0 {
+		t.Errorf("%s has no data block", where)
+	}
+	for _, m := range blocks {
+		var v any
+		if err := json.Unmarshal(m[1], &v); err != nil {
+			t.Errorf("%s: a data block is not JSON: %v", where, err)
+			continue
+		}
+		walk("", v)
 	}
 	return out
 }

@@ -103,3 +103,15 @@ func (p *Prior) priorLimits(node string) (agentLimits, bool) {
 	}
 	return l, true
 }
+
+// WarnCostUnknown is the node.warning code of an agent with a cost budget
+// whose model has no price: the budget cannot see that model's spending.
+const WarnCostUnknown = "W-AGENT-COST-UNKNOWN"
+
+// plus adds v to u; the cost is unknown when either part's is.
+func (u Usage) plus(v Usage) Usage {
+	return Usage{
+		InputTokens: u.InputTokens + v.InputTokens, OutputTokens: u.OutputTokens + v.OutputTokens,
+		CostUSD: u.CostUSD + v.CostUSD, CostUnknown: u.CostUnknown || v.CostUnknown,
+	}
+}

@@ -64,6 +64,9 @@ type loop struct {
 	msgs   []Message
 	usage  Usage
 	warned map[string]bool
+	// costUnknownSaid is set once the cost budget was said not to cover
+	// an unpriced model (one node.warning per loop).
+	costUnknownSaid bool
 	// seen maps an identical call (tool + canonical args) to its earlier
 	// call id and result; facts holds the hash of every result text seen,
 	// to tell new information from old.
@@ -147,9 +150,13 @@ func (t *task) runLoop(ctx context.Context, s loopSpec) (loopResult, error) {
 		l.res.steps = step
 		l.res.model = resp.Model
 		l.res.text = resp.Text
-		l.usage.InputTokens += resp.Usage.InputTokens
-		l.usage.OutputTokens += resp.Usage.OutputTokens
-		l.usage.CostUSD += resp.Usage.CostUSD
+		l.usage = l.usage.plus(resp.Usage)
+		if resp.Usage.CostUnknown && L.CostUSD > 0 && !l.costUnknownSaid {
+			l.costUnknownSaid = true
+			if err := t.warn(WarnCostUnknown, "the model %q has no price in [providers.prices], so the agent's cost budget of $%.4f (budget.cost_usd) counts only priced calls; add its price to agentlab.toml", resp.Model, L.CostUSD); err != nil {
+				return l.res, err
+			}
+		}
 		calls := resp.ToolCalls
 		if wrap {
 			calls = nil // tools were withdrawn; a call now is ignored

@@ -231,6 +231,32 @@ func TestAgentCostBudget(t *testing.T) {
 	}
 }
 
+// A cost budget over a model without a price says once that it sees only
+// priced calls, and the node's usage keeps cost_unknown.
+func TestAgentCostUnknownWarns(t *testing.T) {
+	tool := lookupTool(func(m map[string]any) string { return "fact " + fmt.Sprint(m["q"]) })
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		if i == 3 {
+			return answer("done")
+		}
+		r := call("lookup", fmt.Sprintf(`{"q": %d}`, i))
+		r.Usage.CostUnknown = true
+		return r
+	}}
+	res, rec := run(t, agentPlan("budget", map[string]any{"cost_usd": 1.0}), nil, withModel(m), withHost(Host{Tools: registry(t, tool)}))
+	if res.Status != StatusSucceeded {
+		t.Fatalf("%s %v", res.Status, res.Err)
+	}
+	w := eventData(rec, EvNodeWarning)
+	if len(w) != 1 || w[0]["code"] != WarnCostUnknown || !strings.Contains(fmt.Sprint(w[0]["message"]), "counts only priced calls") {
+		t.Errorf("warnings = %v", w)
+	}
+	fin := eventData(rec, EvNodeFinished)
+	if len(fin) == 0 || !strings.Contains(fmt.Sprint(fin[0]["output"]), "cost_unknown:true") {
+		t.Errorf("the agent's usage lost cost_unknown: %v", fin)
+	}
+}
+
 func TestAgentContextCompressesThenWrapsUp(t *testing.T) {
 	big := strings.Repeat("row of data ", 300) // ~900 tokens, cut to result_chars
 	tool := lookupTool(func(m map[string]any) string { return fmt.Sprint(m["q"]) + big })

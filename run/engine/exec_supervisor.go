@@ -121,7 +121,7 @@ func execSupervisor(ctx context.Context, t *task) (any, effects, error) {
 			return nil, effects{}, fmt.Errorf("node %q: the coordinator's model call failed in round %d: %v", t.id, round, err)
 		}
 		model = resp.Model
-		usage = addUsage(usage, resp.Usage)
+		usage = usage.plus(resp.Usage)
 		calls := resp.ToolCalls
 		if tools == nil {
 			calls = nil
@@ -146,7 +146,7 @@ func execSupervisor(ctx context.Context, t *task) (any, effects, error) {
 			return nil, effects{}, err
 		}
 		for _, j := range jobs {
-			usage = addUsage(usage, j.res.usage)
+			usage = usage.plus(j.res.usage)
 			snaps = append(snaps, j.res.snapshots...)
 			answer := j.res.text
 			if j.res.hasJSON {

@@ -100,6 +100,9 @@ type Usage struct {
 	InputTokens  int     `json:"input_tokens"`
 	OutputTokens int     `json:"output_tokens"`
 	CostUSD      float64 `json:"cost_usd"`
+	// CostUnknown is set when a call's model has no price in the config:
+	// CostUSD then leaves that call out rather than counting it as free.
+	CostUnknown bool `json:"cost_unknown,omitempty"`
 }
 
 // ModelResponse is a model's answer.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -47,6 +48,10 @@ type Options struct {
 	Prompter    Prompter      // nil when there is no terminal (or in CI)
 	AssumeYes   bool          // --yes: approve what would be asked
 	ConfigFile  string        // where rules live, named in refusals ("agentlab.toml")
+	// MemoryFile, when set, is where Memory is saved each time an answer
+	// at the prompt is remembered ("always", "deny always"), so that the
+	// decision holds in later runs too (see LoadMemory).
+	MemoryFile string
 }
 
 // Checker decides tool calls. It is safe for concurrent use.
@@ -171,12 +176,27 @@ func (c *Checker) ask(ctx context.Context, tool string, args json.RawMessage, ke
 		return Decision{true, SourcePrompt, "allowed once at the prompt"}, nil
 	case AnswerAlways:
 		c.opt.Memory.AlwaysAllow(key)
-		return Decision{true, SourcePrompt, "allowed always at the prompt (this exact call is remembered)"}, nil
+		return Decision{true, SourcePrompt, "allowed always at the prompt" + c.persist()}, nil
 	case AnswerDenyAlways:
 		c.opt.Memory.AlwaysDeny(key)
-		return Decision{false, SourcePrompt, "denied always at the prompt (this exact call is remembered)"}, nil
+		return Decision{false, SourcePrompt, "denied always at the prompt" + c.persist()}, nil
 	}
 	return Decision{false, SourcePrompt, "denied at the prompt"}, nil
+}
+
+// persist saves the memory to Options.MemoryFile after a remembered
+// answer and says for how long the answer holds. A failed save does not
+// undo the answer: it still holds for the rest of this process.
+func (c *Checker) persist() string {
+	if c.opt.MemoryFile == "" {
+		return " (this exact call is remembered)"
+	}
+	if err := c.opt.Memory.Save(c.opt.MemoryFile); err != nil {
+		return fmt.Sprintf(" (this exact call is remembered for this run only: %v)", err)
+	}
+	// The base name only: the sentence goes into the run's events, which
+	// need not name the machine's directories.
+	return " (this exact call is remembered in " + filepath.Base(c.opt.MemoryFile) + ")"
 }
 
 // runGate calls the gate within the timeout and normalises its verdict.

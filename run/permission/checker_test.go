@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -318,4 +320,50 @@ func TestSharedConfig(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// An "always" or "deny always" answer is saved to MemoryFile at once, so a
+// checker of a later run that loads the file decides the same exact calls
+// without asking.
+func TestMemoryFilePersists(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "permissions.json")
+	p := &scripted{answers: []Answer{AnswerAlways, AnswerDenyAlways, AnswerYes}}
+	c := mustNew(t, Config{}, Options{Prompter: p, MemoryFile: path})
+	ctx := context.Background()
+	for _, args := range []string{`{"n":1}`, `{"n":2}`, `{"n":3}`} {
+		d, err := c.Check(ctx, "t", json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if args != `{"n":3}` && !strings.Contains(d.Reason, "remembered in permissions.json") {
+			t.Errorf("%s: reason %q does not say where it is remembered", args, d.Reason)
+		}
+	}
+	m, err := LoadMemory(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := mustNew(t, Config{}, Options{Memory: m}) // no prompter: anything asked is refused
+	want := map[string]bool{`{"n":1}`: true, `{"n":2}`: false}
+	for args, allowed := range want {
+		d, _ := later.Check(ctx, "t", json.RawMessage(args))
+		if d.Allowed != allowed || d.Source != SourceRemembered {
+			t.Errorf("later run, %s: %+v, want remembered allowed=%v", args, d, allowed)
+		}
+	}
+	// "yes" (once) is not remembered.
+	if d, _ := later.Check(ctx, "t", json.RawMessage(`{"n":3}`)); d.Source != SourceCIRefused {
+		t.Errorf("a once-only answer was remembered: %+v", d)
+	}
+	// A save that fails keeps the answer for this process and says so.
+	blocked := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p2 := &scripted{answers: []Answer{AnswerAlways}}
+	c2 := mustNew(t, Config{}, Options{Prompter: p2, MemoryFile: filepath.Join(blocked, "permissions.json")})
+	d, err := c2.Check(ctx, "t", json.RawMessage(`{}`))
+	if err != nil || !d.Allowed || !strings.Contains(d.Reason, "for this run only") {
+		t.Errorf("failed save: %+v %v", d, err)
+	}
 }

@@ -16,10 +16,20 @@ func TestDocsExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	_, rest, ok := strings.Cut(doc, "```toml\n")
-	body, _, ok2 := strings.Cut(rest, "```")
-	if !ok || !ok2 {
-		t.Fatal("no toml example in docs/security.md")
+	// The example is the first toml block with a [permissions] table
+	// (the document has others, such as [http_fetch]).
+	var body string
+	for rest := doc; ; {
+		var ok bool
+		if _, rest, ok = strings.Cut(rest, "```toml\n"); !ok {
+			t.Fatal("no toml example of [permissions] in docs/security.md")
+		}
+		var block string
+		block, rest, _ = strings.Cut(rest, "```")
+		if strings.Contains(block, "[permissions]") {
+			body = block
+			break
+		}
 	}
 	cfg, ds := ParseConfig("security.md", []byte(body))
 	if cfg == nil {

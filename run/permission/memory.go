@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 
@@ -37,9 +38,10 @@ func KeyOf(tool string, args json.RawMessage) (CallKey, error) {
 // Memory holds the remembered exact-call decisions ("always" and "deny
 // always" answers). It is safe for concurrent use.
 type Memory struct {
-	mu    sync.Mutex
-	deny  map[CallKey]bool
-	allow map[CallKey]bool
+	saveMu sync.Mutex // orders Saves, so the last one written is the newest
+	mu     sync.Mutex
+	deny   map[CallKey]bool
+	allow  map[CallKey]bool
 }
 
 // NewMemory returns an empty memory.
@@ -137,8 +139,15 @@ func LoadMemory(path string) (*Memory, error) {
 	return m, nil
 }
 
-// Save writes the memory to path atomically.
+// Save writes the memory to path atomically, creating its directory.
+// Concurrent Saves are serialised so that an older snapshot never
+// replaces a newer one.
 func (m *Memory) Save(path string) error {
+	m.saveMu.Lock()
+	defer m.saveMu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

@@ -346,11 +346,18 @@ func (e *ConfigError) Error() string {
 }
 
 // applyConfigFiles fills opts from the config files, for New: the
-// project's agentlab.toml (nearest to the working directory) and the
+// project's agentlab.toml (nearest to the flow's directory, else to the
+// working directory) and the
 // user's config.toml. What opts already holds wins; the environment wins
 // over both, in the constructors.
 func applyConfigFiles(opts *Options) error {
-	wd, _ := os.Getwd()
+	// The project file is the one nearest the flow (opts.BaseDir), as for
+	// [permissions] and [mcp]; without a base directory, the working
+	// directory's.
+	wd := opts.BaseDir
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
 	project := ""
 	if wd != "" {
 		project = ProjectConfigFile(wd)
@@ -361,6 +368,28 @@ func applyConfigFiles(opts *Options) error {
 	}
 	c.Apply(opts)
 	return nil
+}
+
+// ConfigWarnings returns the warnings (no errors) of the config files a
+// remote provider would read for a flow in baseDir, such as an API key
+// written in the project's agentlab.toml (W-PROVCFG-SECRET), for the
+// command to show before a run; New itself reports only errors.
+func ConfigWarnings(baseDir string) diag.List {
+	if baseDir == "" {
+		baseDir, _ = os.Getwd()
+	}
+	project := ""
+	if baseDir != "" {
+		project = ProjectConfigFile(baseDir)
+	}
+	_, all := LoadConfig(project, UserConfigFile())
+	var out diag.List
+	for _, d := range all {
+		if d.Severity != diag.Error {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // UserConfigFile is the user's config file:

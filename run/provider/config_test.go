@@ -165,6 +165,25 @@ func TestNewReadsConfigFiles(t *testing.T) {
 	if o.r.key != "from-user-config" || o.r.endpoint.String() != "https://project.example/v1/chat/completions" {
 		t.Errorf("key from user config, base from the project: got %s", o.r.endpoint)
 	}
+	// With a base directory (the flow's), its nearest agentlab.toml is
+	// the project file, wherever the command runs from.
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "agentlab.toml"), []byte("[providers.openai]\nbase_url = \"https://flow.example/v1\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err = New("openai", Options{BaseDir: other})
+	if err != nil || p.(*OpenAI).r.endpoint.Host != "flow.example" {
+		t.Errorf("project file of the base directory: %v", err)
+	}
+	if w := ConfigWarnings(other); len(w) != 0 {
+		t.Errorf("warnings without a key in the project file: %v", w)
+	}
+	if err := os.WriteFile(filepath.Join(other, "agentlab.toml"), []byte("[providers.openai]\napi_key = \"sk-x\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w := ConfigWarnings(other); len(w) != 1 || w[0].Code != CodeConfigSecret {
+		t.Errorf("a key in the project file must be warned about: %v", w)
+	}
 	// Options set by the caller win over the files.
 	p, err = New("openai", Options{Remote: RemoteOptions{OpenAIBaseURL: "https://flag.example/v1"}})
 	if err != nil || p.(*OpenAI).r.endpoint.Host != "flag.example" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/agentlab/agentlab/diag"
 )
 
 // ErrUnknownProvider is returned (wrapped) by New for a spec it does not
@@ -90,37 +92,8 @@ func New(spec string, opts Options) (Provider, error) {
 }
 
 // closest returns the candidate nearest to s by edit distance when it is a
-// likely typo, or "".
+// likely typo, or "": two edits, three for names of nine letters or more.
 func closest(s string, candidates []string) string {
-	best, bestD := "", 1<<30
-	limit := max(2, min(3, len(s)/3))
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		if d := levenshtein(ls, strings.ToLower(c)); d <= limit && d < bestD {
-			best, bestD = c, d
-		}
-	}
+	best, _ := diag.ClosestWithin(s, candidates, max(2, min(3, len(s)/3)))
 	return best
-}
-
-// levenshtein is the edit distance between a and b in runes.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

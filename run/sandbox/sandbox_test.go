@@ -329,11 +329,18 @@ except OSError as e:
 			},
 		},
 	}
+	ran := map[Backend]int{}
+	defer func() {
+		for b, n := range ran {
+			t.Logf("RESULT sandbox-escape=%s trials=%d", b, n)
+		}
+	}()
 	for _, b := range backends(t) {
 		for _, tt := range tests {
 			if tt.only != "" && tt.only != b {
 				continue
 			}
+			ran[b]++
 			t.Run(string(b)+"/"+tt.name, func(t *testing.T) {
 				spec := tt.spec
 				spec.Dir, spec.Backend = workdir(t), b
@@ -404,6 +411,7 @@ while n < 10000:
 			if n > 0 {
 				t.Errorf("%d processes of the fork bomb survived", n)
 			}
+			t.Logf("RESULT sandbox-fork-bomb=%s trials=1", b)
 		})
 	}
 }

@@ -248,37 +248,11 @@ func (s *source) isMasked(tableName, col string) bool {
 	return s.masked[strings.ToLower(tableName)][strings.ToLower(col)]
 }
 
-// didYouMean suggests the closest candidate by edit distance.
+// didYouMean suggests the candidate within half the name's length plus one
+// edit, as " (did you mean "x"?)", or "".
 func didYouMean(name string, cands []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range cands {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
+	if best, ok := diag.ClosestWithin(name, cands, len(name)/2+1); ok {
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	if best == "" || bestD > len(name)/2+1 {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
+	return ""
 }

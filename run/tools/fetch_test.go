@@ -108,6 +108,7 @@ func TestSSRFRefusals(t *testing.T) {
 			}
 		})
 	}
+	t.Logf("RESULT ssrf-refusals trials=%d", len(tests))
 }
 
 func TestSSRFAllowed(t *testing.T) {

@@ -95,6 +95,7 @@ func TestJailRefusals(t *testing.T) {
 	if err != nil || strings.Contains(res.Text, "secret.txt") {
 		t.Errorf("list reached outside: %v %q", err, res.Text)
 	}
+	t.Logf("RESULT path-escape-file-tools trials=%d", len(tests)+2)
 }
 
 func TestFileTools(t *testing.T) {

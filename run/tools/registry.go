@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/agentlab/agentlab/diag"
 )
 
 // toolName is the shape of a tool name: what every model provider accepts.
@@ -132,7 +134,7 @@ func (r *Registry) ForAgent(names []string) ([]Tool, error) {
 func (r *Registry) suggestLocked(n string) string {
 	var near []string
 	for k := range r.tools {
-		if strings.Contains(k, n) || strings.Contains(n, k) || editDistance(strings.ToLower(k), strings.ToLower(n)) <= 2 {
+		if strings.Contains(k, n) || strings.Contains(n, k) || diag.EditDistance(strings.ToLower(k), strings.ToLower(n)) <= 2 {
 			near = append(near, k)
 		}
 	}
@@ -173,25 +175,4 @@ func (r *Registry) Call(ctx context.Context, caller Caller, name string, args js
 		args = json.RawMessage("{}")
 	}
 	return e.tool.Call(ctx, args)
-}
-
-// editDistance is the Levenshtein distance, for did-you-mean hints.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -444,36 +444,11 @@ func sortedKeys(m map[string]any) []string {
 	return out
 }
 
-// didYouMean suggests the closest known key, as " (did you mean "x"?)".
+// didYouMean suggests the known key within two edits of k, as
+// " (did you mean "x"?)", or "".
 func didYouMean(k string, known []string) string {
-	best, bestD := "", 3
-	for _, c := range known {
-		if d := editDistance(k, c); d < bestD {
-			best, bestD = c, d
-		}
+	if best, ok := diag.ClosestWithin(k, known, 2); ok {
+		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
