@@ -134,27 +134,7 @@ func (f *flow) gateOutput(n *nodeInfo) {
 		}
 	}
 	// G2: no model text reaches the output without passing a report node.
-	seen := map[int32]bool{}
-	stack := append([]int32(nil), f.preds[n.idx]...)
-	var hits []int
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		m := f.nodes[x]
-		if m.typ == "report" {
-			continue
-		}
-		if modelTypes[m.typ] {
-			hits = append(hits, int(x))
-		} else if m.typ == "loop" && m.body >= 0 {
-			hits = append(hits, f.bodyModelText(m.body)...)
-		}
-		stack = append(stack, f.preds[x]...)
-	}
+	hits := f.unreportedModelText(f.preds[n.idx])
 	sort.Ints(hits)
 	for _, h := range hits {
 		f.gov(n.v.Get("type"), "E-GATE-G2", "route \""+f.nodes[h].id+"\" through a report node before the output",
@@ -166,14 +146,22 @@ func (f *flow) gateOutput(n *nodeInfo) {
 // out (through its last nodes, which collect gathers) without a report
 // node in between; nested loops are followed.
 func (f *flow) bodyModelText(g int) []int {
-	var hits []int
-	seen := map[int32]bool{}
-	var stack []int32
+	var last []int32
 	for _, i := range f.graphs[g].nodes {
 		if len(f.succs[i]) == 0 {
-			stack = append(stack, int32(i))
+			last = append(last, int32(i))
 		}
 	}
+	return f.unreportedModelText(last)
+}
+
+// unreportedModelText walks back from the nodes in from and returns the
+// model nodes it reaches without crossing a report node, looking into the
+// bodies of loops on the way.
+func (f *flow) unreportedModelText(from []int32) []int {
+	var hits []int
+	seen := map[int32]bool{}
+	stack := append([]int32(nil), from...)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

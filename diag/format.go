@@ -151,13 +151,7 @@ func WriteGitHub(w io.Writer, l List) error {
 		if d.Fix != "" {
 			msg += "\nfix: " + d.Fix
 		}
-		line, col := d.Line, d.Col
-		if line < 1 {
-			line = 1
-		}
-		if col < 1 {
-			col = 1
-		}
+		line, col := d.annotationPos()
 		fmt.Fprintf(bw, "::%s file=%s,line=%d,col=%d,title=%s::%s\n",
 			cmd, ghProperty(d.File), line, col, ghProperty(d.Code), ghData(msg))
 	}

@@ -112,13 +112,7 @@ func WriteSARIF(w io.Writer, l List, toolVersion string) error {
 		if d.Fix != "" {
 			msg += " Fix: " + d.Fix
 		}
-		line, col := d.Line, d.Col
-		if line < 1 {
-			line = 1
-		}
-		if col < 1 {
-			col = 1
-		}
+		line, col := d.annotationPos()
 		results = append(results, sarifResult{
 			RuleID:    d.Code,
 			RuleIndex: ruleIndex[d.Code],
@@ -146,4 +140,11 @@ func WriteSARIF(w io.Writer, l List, toolVersion string) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// annotationPos is the position to report d at in formats that need a
+// real one (GitHub annotations, SARIF regions): a whole-file diagnostic
+// (line or column 0) is placed at 1:1.
+func (d Diagnostic) annotationPos() (line, col int) {
+	return max(d.Line, 1), max(d.Col, 1)
 }

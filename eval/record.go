@@ -101,10 +101,7 @@ func openRecord(dataDir, id string, cfg hashid.ID, suiteHash, planHash string, s
 	if err != nil {
 		return nil, err
 	}
-	if epoch != nil {
-		t := *epoch
-		rl.SetClock(func() time.Time { return t })
-	}
+	rl.PinClock(epoch)
 	rec := &recorder{rl: rl, suite: suiteHash, done: map[Key]CaseResult{}, canon: map[Key][]byte{}}
 	blob, err := rl.PutArtifact(suiteJSON)
 	if err != nil {

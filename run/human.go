@@ -106,10 +106,7 @@ func Approve(o ApproveOptions) (*ApproveResult, error) {
 		return nil, err
 	}
 	defer rl.Close()
-	if o.Epoch != nil {
-		t := *o.Epoch
-		rl.SetClock(func() time.Time { return t })
-	}
+	rl.PinClock(o.Epoch)
 	rec := rl.Record()
 	if rec.Status != runlog.StatusWaiting {
 		return nil, usage("run %s is not waiting for a decision (its status is %s); only a run paused at a human node takes decisions", o.RunID, rec.Status)

@@ -54,10 +54,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		return nil, err
 	}
 	defer rl.Close()
-	if o.Epoch != nil {
-		t := *o.Epoch
-		rl.SetClock(func() time.Time { return t })
-	}
+	rl.PinClock(o.Epoch)
 	var cp checkpoint
 	if err := rl.ReadCheckpoint(&cp); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

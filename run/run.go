@@ -200,10 +200,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer rl.Close()
-	if o.Epoch != nil {
-		t := *o.Epoch
-		rl.SetClock(func() time.Time { return t })
-	}
+	rl.PinClock(o.Epoch)
 	planBytes, err := o.Plan.Canonical()
 	if err != nil {
 		return nil, err

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // ConfigFileName is the project configuration file searched up the tree.
@@ -32,21 +33,7 @@ func fileFields(f *FileConfig) map[string]*string {
 // FindConfigFile returns the nearest agentlab.toml in dir or one of its
 // parents, or "" when there is none.
 func FindConfigFile(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		p := filepath.Join(abs, ConfigFileName)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(abs)
-		if parent == abs {
-			return ""
-		}
-		abs = parent
-	}
+	return fsutil.FindUp(dir, ConfigFileName)
 }
 
 // LoadFileConfig reads the [ptc] table of the nearest agentlab.toml above

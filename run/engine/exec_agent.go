@@ -25,23 +25,12 @@ const CodeAgentPresentation = "W-AGENT-PTC"
 // field is {value, source} checked against the run's snapshots.
 func execAgent(ctx context.Context, t *task) (any, effects, error) {
 	n := t.node
-	if t.r.cfg.Model == nil {
-		return nil, effects{}, fmt.Errorf("node %q: no model provider is configured; pass --provider mock", t.id)
+	system, prompt, err := modelPrompts(t)
+	if err != nil {
+		return nil, effects{}, err
 	}
 	a := presets.Effective(t.presetRows())
-	env := t.sc.env()
-	system, err := render(n.Str("system"), env)
-	if err != nil {
-		return nil, effects{}, fmt.Errorf("node %q: system: %v", t.id, err)
-	}
 	system = personaSystem(a, system)
-	prompt, err := render(n.Str("prompt"), env)
-	if err != nil {
-		return nil, effects{}, fmt.Errorf("node %q: prompt: %v", t.id, err)
-	}
-	if t.extra != "" {
-		prompt += "\n\n" + t.extra
-	}
 	names, explicit := agentToolNames(n, a)
 	ts, err := newToolset(t, t.id, names, explicit, nodeRules(n))
 	if err != nil {

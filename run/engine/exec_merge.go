@@ -3,9 +3,7 @@ package engine
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/agentlab/agentlab/evidence"
@@ -125,8 +123,6 @@ func execMerge(ctx context.Context, t *task) (any, effects, error) {
 	return res.Object(), effects{record: map[string]any{"snapshot": id, "snapshot_artifact": art, "inputs": ids}}, nil
 }
 
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
 func loadTable(ctx context.Context, db *sql.DB, name string, s *evidence.Snapshot) error {
 	cols := make([]string, len(s.Columns))
 	marks := make([]string, len(s.Columns))
@@ -135,13 +131,13 @@ func loadTable(ctx context.Context, db *sql.DB, name string, s *evidence.Snapsho
 		if typ == evidence.TypeNull {
 			typ = ""
 		}
-		cols[i] = strings.TrimSpace(quoteIdent(c) + " " + typ)
+		cols[i] = strings.TrimSpace(sqlguard.QuoteIdent(c) + " " + typ)
 		marks[i] = "?"
 	}
-	if _, err := db.ExecContext(ctx, "CREATE TABLE "+quoteIdent(name)+" ("+strings.Join(cols, ", ")+")"); err != nil {
+	if _, err := db.ExecContext(ctx, "CREATE TABLE "+sqlguard.QuoteIdent(name)+" ("+strings.Join(cols, ", ")+")"); err != nil {
 		return err
 	}
-	ins := "INSERT INTO " + quoteIdent(name) + " VALUES (" + strings.Join(marks, ", ") + ")"
+	ins := "INSERT INTO " + sqlguard.QuoteIdent(name) + " VALUES (" + strings.Join(marks, ", ") + ")"
 	for _, r := range s.Rows {
 		if _, err := db.ExecContext(ctx, ins, r...); err != nil {
 			return err
@@ -171,7 +167,7 @@ func mixed(snaps []*evidence.Snapshot, key string) bool {
 // joinSQL writes the key join of the inputs.
 func joinSQL(inputs []string, snaps []*evidence.Snapshot, key string) string {
 	seen := map[string]bool{key: true}
-	sel := []string{quoteIdent(inputs[0]) + "." + quoteIdent(key) + " AS " + quoteIdent(key)}
+	sel := []string{sqlguard.QuoteIdent(inputs[0]) + "." + sqlguard.QuoteIdent(key) + " AS " + sqlguard.QuoteIdent(key)}
 	for i, s := range snaps {
 		for _, c := range s.Columns {
 			if c == key {
@@ -182,12 +178,12 @@ func joinSQL(inputs []string, snaps []*evidence.Snapshot, key string) string {
 				name = inputs[i] + "_" + c
 			}
 			seen[name] = true
-			sel = append(sel, quoteIdent(inputs[i])+"."+quoteIdent(c)+" AS "+quoteIdent(name))
+			sel = append(sel, sqlguard.QuoteIdent(inputs[i])+"."+sqlguard.QuoteIdent(c)+" AS "+sqlguard.QuoteIdent(name))
 		}
 	}
-	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(inputs[0])
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + sqlguard.QuoteIdent(inputs[0])
 	for _, in := range inputs[1:] {
-		q += " JOIN " + quoteIdent(in) + " ON " + quoteIdent(inputs[0]) + "." + quoteIdent(key) + " = " + quoteIdent(in) + "." + quoteIdent(key)
+		q += " JOIN " + sqlguard.QuoteIdent(in) + " ON " + sqlguard.QuoteIdent(inputs[0]) + "." + sqlguard.QuoteIdent(key) + " = " + sqlguard.QuoteIdent(in) + "." + sqlguard.QuoteIdent(key)
 	}
 	return q + " ORDER BY 1"
 }
@@ -225,61 +221,17 @@ func runMerge(ctx context.Context, db *sql.DB, query string, rowCap int) (*evide
 		}
 		r := make([]any, len(cols))
 		for i, v := range vals {
-			switch x := v.(type) {
-			case nil, int64, string:
-				r[i] = x
-			case float64:
-				if math.IsInf(x, 0) || math.IsNaN(x) {
-					return nil, fmt.Errorf("column %q holds a number that is not finite", cols[i])
-				}
-				r[i] = x
-			case []byte:
-				r[i] = hex.EncodeToString(x)
-			default:
-				r[i] = fmt.Sprint(x)
+			x, ok := evidence.Cell(v)
+			if !ok {
+				return nil, fmt.Errorf("column %q holds a number that is not finite", cols[i])
 			}
+			r[i] = x
 		}
 		s.Rows = append(s.Rows, r)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	s.Types = snapshotTypes(s.Rows, len(cols))
+	s.Types = evidence.ColumnTypes(s.Rows, len(cols))
 	return s, nil
-}
-
-// snapshotTypes gives each column the widest storage class of its
-// values, as package sources does, and stores integers of a REAL column
-// as floats.
-func snapshotTypes(rows [][]any, n int) []string {
-	rank := map[string]int{evidence.TypeNull: 0, evidence.TypeInteger: 1, evidence.TypeReal: 2, evidence.TypeText: 3}
-	types := make([]string, n)
-	for j := range types {
-		t := evidence.TypeNull
-		for _, r := range rows {
-			k := ""
-			switch r[j].(type) {
-			case nil:
-				continue
-			case int64:
-				k = evidence.TypeInteger
-			case float64:
-				k = evidence.TypeReal
-			default:
-				k = evidence.TypeText
-			}
-			if rank[k] > rank[t] {
-				t = k
-			}
-		}
-		types[j] = t
-		if t == evidence.TypeReal {
-			for _, r := range rows {
-				if i, ok := r[j].(int64); ok {
-					r[j] = float64(i)
-				}
-			}
-		}
-	}
-	return types
 }

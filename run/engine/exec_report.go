@@ -31,20 +31,9 @@ Every sentence that states a finding (a change, a comparison, a ranking) must ca
 // {text: filled plain text, source, violations, model, usage}.
 func execReport(ctx context.Context, t *task) (any, effects, error) {
 	n := t.node
-	if t.r.cfg.Model == nil {
-		return nil, effects{}, fmt.Errorf("node %q: no model provider is configured; pass --provider mock", t.id)
-	}
-	env := t.sc.env()
-	system, err := render(n.Str("system"), env)
+	system, prompt, err := modelPrompts(t)
 	if err != nil {
-		return nil, effects{}, fmt.Errorf("node %q: system: %v", t.id, err)
-	}
-	prompt, err := render(n.Str("prompt"), env)
-	if err != nil {
-		return nil, effects{}, fmt.Errorf("node %q: prompt: %v", t.id, err)
-	}
-	if t.extra != "" {
-		prompt += "\n\n" + t.extra
+		return nil, effects{}, err
 	}
 	if system != "" {
 		system += "\n\n"

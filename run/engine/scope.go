@@ -89,16 +89,7 @@ func (s *scope) envFor(ids []string, all bool) map[string]any {
 			}
 		}
 	}
-	vars := make(map[string]any, len(s.vars))
-	for k, v := range s.vars {
-		vars[k] = v
-	}
-	env := map[string]any{"input": s.input, "nodes": nodes, "vars": vars}
-	if s.inLoop {
-		env["item"] = s.item
-		env["index"] = s.index
-	}
-	return env
+	return s.envWith(nodes)
 }
 
 // env returns a snapshot for expression and template evaluation, with the
@@ -120,6 +111,13 @@ func (s *scope) env() map[string]any {
 			nodes[k] = v
 		}
 	}
+	return s.envWith(nodes)
+}
+
+// envWith builds the evaluation environment around the given nodes map:
+// a copy of the scope's vars and, in a loop body, item and index. The
+// caller holds s.mu.
+func (s *scope) envWith(nodes map[string]any) map[string]any {
 	vars := make(map[string]any, len(s.vars))
 	for k, v := range s.vars {
 		vars[k] = v

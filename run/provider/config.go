@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -308,21 +309,7 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 // ProjectConfigFile returns the nearest agentlab.toml in dir or one of
 // its parents, or "" when there is none.
 func ProjectConfigFile(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
-	}
-	for {
-		p := filepath.Join(abs, "agentlab.toml")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(abs)
-		if parent == abs {
-			return ""
-		}
-		abs = parent
-	}
+	return fsutil.FindUp(dir, "agentlab.toml")
 }
 
 // ConfigError is a config file whose [providers] table cannot be used;

@@ -1,10 +1,6 @@
 package retrieve
 
-import (
-	"strings"
-
-	"github.com/agentlab/agentlab/diag"
-)
+import "github.com/agentlab/agentlab/diag"
 
 // Load diagnostic codes (reported with the file, line and column).
 //
@@ -34,16 +30,4 @@ type LoadError struct {
 	Diagnostics diag.List
 }
 
-func (e *LoadError) Error() string {
-	var b strings.Builder
-	for i, d := range e.Diagnostics.Sorted() {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(d.String())
-		if d.Fix != "" {
-			b.WriteString(" (fix: " + d.Fix + ")")
-		}
-	}
-	return b.String()
-}
+func (e *LoadError) Error() string { return e.Diagnostics.Summary() }

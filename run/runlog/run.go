@@ -266,6 +266,17 @@ func (r *Run) SetClock(now func() time.Time) {
 	r.clock = now
 }
 
+// PinClock stops the clock at *epoch when epoch is non-nil (the
+// SOURCE_DATE_EPOCH of a reproducible run), so that every event carries
+// that time; with nil the clock is left as it is.
+func (r *Run) PinClock(epoch *time.Time) {
+	if epoch == nil {
+		return
+	}
+	t := *epoch
+	r.SetClock(func() time.Time { return t })
+}
+
 // Now returns the run clock's time in chain.TimeLayout, for record fields.
 func (r *Run) Now() string {
 	r.mu.Lock()

@@ -11,10 +11,8 @@ import (
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/run/sqlguard"
 )
-
-// quoteIdent quotes a SQLite identifier.
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // buildCSV parses a CSV file and writes it as the STRICT table named after
 // the source key into a private database.
@@ -44,10 +42,10 @@ func writeTable(ctx context.Context, private string, tb table, rows [][]any) err
 	cols := make([]string, len(tb.Columns))
 	marks := make([]string, len(tb.Columns))
 	for j, c := range tb.Columns {
-		cols[j] = quoteIdent(c.Name) + " " + c.Type
+		cols[j] = sqlguard.QuoteIdent(c.Name) + " " + c.Type
 		marks[j] = "?"
 	}
-	if _, err := w.ExecContext(ctx, "CREATE TABLE "+quoteIdent(tb.Name)+" ("+strings.Join(cols, ", ")+") STRICT"); err != nil {
+	if _, err := w.ExecContext(ctx, "CREATE TABLE "+sqlguard.QuoteIdent(tb.Name)+" ("+strings.Join(cols, ", ")+") STRICT"); err != nil {
 		return err
 	}
 	tx, err := w.BeginTx(ctx, nil)
@@ -55,7 +53,7 @@ func writeTable(ctx context.Context, private string, tb table, rows [][]any) err
 		return err
 	}
 	defer tx.Rollback()
-	ins, err := tx.PrepareContext(ctx, "INSERT INTO "+quoteIdent(tb.Name)+" VALUES ("+strings.Join(marks, ",")+")")
+	ins, err := tx.PrepareContext(ctx, "INSERT INTO "+sqlguard.QuoteIdent(tb.Name)+" VALUES ("+strings.Join(marks, ",")+")")
 	if err != nil {
 		return err
 	}
@@ -145,15 +143,15 @@ func buildSQLite(ctx context.Context, dir, private string, i int, key, file stri
 		cols := make([]string, len(tb.Columns))
 		defs := make([]string, len(tb.Columns))
 		for j, c := range tb.Columns {
-			cols[j] = quoteIdent(c.Name)
-			defs[j] = quoteIdent(c.Name) + " " + c.Type
+			cols[j] = sqlguard.QuoteIdent(c.Name)
+			defs[j] = sqlguard.QuoteIdent(c.Name) + " " + c.Type
 		}
 		// Declared types are reduced to their affinity so that the driver
 		// never turns DATE or TIMESTAMP text into time values.
-		if _, err := conn.ExecContext(ctx, "CREATE TABLE main."+quoteIdent(p.as)+" ("+strings.Join(defs, ", ")+")"); err != nil {
+		if _, err := conn.ExecContext(ctx, "CREATE TABLE main."+sqlguard.QuoteIdent(p.as)+" ("+strings.Join(defs, ", ")+")"); err != nil {
 			return fail(CodeSQLite, "rename the table", "cannot copy table %q: %v", p.from, err)
 		}
-		if _, err := conn.ExecContext(ctx, "INSERT INTO main."+quoteIdent(p.as)+" SELECT "+strings.Join(cols, ", ")+" FROM src."+quoteIdent(p.from)); err != nil {
+		if _, err := conn.ExecContext(ctx, "INSERT INTO main."+sqlguard.QuoteIdent(p.as)+" SELECT "+strings.Join(cols, ", ")+" FROM src."+sqlguard.QuoteIdent(p.from)); err != nil {
 			return fail(CodeSQLite, "check the file is an intact SQLite database", "cannot copy table %q: %v", p.from, err)
 		}
 		s.tables = append(s.tables, tb)

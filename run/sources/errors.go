@@ -2,7 +2,6 @@ package sources
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/agentlab/agentlab/diag"
 )
@@ -68,19 +67,7 @@ type LoadError struct {
 	Diagnostics diag.List
 }
 
-func (e *LoadError) Error() string {
-	var b strings.Builder
-	for i, d := range e.Diagnostics.Sorted() {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(d.String())
-		if d.Fix != "" {
-			b.WriteString(" (fix: " + d.Fix + ")")
-		}
-	}
-	return b.String()
-}
+func (e *LoadError) Error() string { return e.Diagnostics.Summary() }
 
 // QueryError is a refused or failed query. It is what a db_query tool
 // returns to the model, so Reason and Fix are written for whoever wrote

@@ -3,7 +3,6 @@ package sources
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,7 +118,7 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 		}
 		row := make([]any, len(cols))
 		for i, v := range vals {
-			x, ok := cell(v)
+			x, ok := evidence.Cell(v)
 			if !ok {
 				return nil, qerr(CodeResult, "cap the value in SQL, for example with min(x, 1e308)",
 					"column %q of row %d is an infinite number, which a snapshot cannot hold", cols[i], len(snap.Rows))
@@ -131,7 +130,7 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 	if err := rows.Err(); err != nil {
 		return nil, execErr(ctx, source, err)
 	}
-	snap.Types = columnTypes(snap.Rows, len(cols))
+	snap.Types = evidence.ColumnTypes(snap.Rows, len(cols))
 	for i, m := range maskPlan(s, shape, info, reads) {
 		if !m {
 			continue
@@ -143,67 +142,6 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 		}
 	}
 	return snap, nil
-}
-
-// cell converts a driver value to a snapshot value. BLOBs become their
-// lower-case hex digits (text); time values (from DATE-typed columns) their
-// RFC 3339 text. It reports false for an infinite number.
-func cell(v any) (any, bool) {
-	switch x := v.(type) {
-	case nil, int64, string:
-		return x, true
-	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return nil, false
-		}
-		return x, true
-	case []byte:
-		return hex.EncodeToString(x), true
-	case bool:
-		if x {
-			return int64(1), true
-		}
-		return int64(0), true
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano), true
-	}
-	return fmt.Sprint(v), true
-}
-
-// columnTypes gives each column the widest storage class among its
-// non-NULL values; integers in a REAL column are stored as floats so that
-// the column decodes back to one Go type.
-func columnTypes(rows [][]any, n int) []string {
-	rank := map[string]int{evidence.TypeNull: 0, evidence.TypeInteger: 1, evidence.TypeReal: 2, evidence.TypeText: 3}
-	types := make([]string, n)
-	for j := range types {
-		t := evidence.TypeNull
-		for _, r := range rows {
-			var k string
-			switch r[j].(type) {
-			case nil:
-				continue
-			case int64:
-				k = evidence.TypeInteger
-			case float64:
-				k = evidence.TypeReal
-			default:
-				k = evidence.TypeText
-			}
-			if rank[k] > rank[t] {
-				t = k
-			}
-		}
-		types[j] = t
-		if t == evidence.TypeReal {
-			for _, r := range rows {
-				if i, ok := r[j].(int64); ok {
-					r[j] = float64(i)
-				}
-			}
-		}
-	}
-	return types
 }
 
 // bindParams checks params against the SQL's :names and converts them to
