@@ -24,8 +24,18 @@ func Marshal(v any) ([]byte, error) {
 	return Canonicalize(raw)
 }
 
-// Canonicalize re-writes arbitrary JSON text in canonical form.
+// Canonicalize re-writes arbitrary JSON text in canonical form. Text that
+// is canonical already is recognised in one pass and returned as a copy
+// (see isCanonical).
 func Canonicalize(raw []byte) ([]byte, error) {
+	if isCanonical(raw) {
+		return bytes.Clone(raw), nil
+	}
+	return canonicalizeSlow(raw)
+}
+
+// canonicalizeSlow decodes raw and writes it out again.
+func canonicalizeSlow(raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var x any
