@@ -87,6 +87,17 @@ func Init(name, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	// Every directory and file is created through an os.Root on dir: a
+	// symbolic link planted in dir (data -> /elsewhere) cannot make the copy
+	// write outside it, and O_EXCL refuses a link under a file's name.
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	var written []string
 	err = fs.WalkDir(files, name, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -97,19 +108,25 @@ func Init(name, dir string) ([]string, error) {
 		if target != root && !strings.HasPrefix(target, root+string(filepath.Separator)) {
 			return fmt.Errorf("refusing to write %s outside %s", target, root)
 		}
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
+		if rel == "" {
+			return nil
 		}
-		if _, err := os.Lstat(target); err == nil {
+		if d.IsDir() {
+			if err := r.MkdirAll(filepath.FromSlash(rel), 0o755); err != nil {
+				return fmt.Errorf("refusing to create %s: %w (a link in %s may point outside it)", target, err, root)
+			}
+			return nil
+		}
+		if _, err := r.Lstat(filepath.FromSlash(rel)); err == nil {
 			return fmt.Errorf("%s already exists; choose an empty directory", target)
 		}
 		b, err := files.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err := r.OpenFile(filepath.FromSlash(rel), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err != nil {
-			return err
+			return fmt.Errorf("refusing to write %s: %w", target, err)
 		}
 		if _, err := f.Write(b); err != nil {
 			f.Close()

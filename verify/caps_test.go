@@ -51,6 +51,7 @@ func TestCraftedBundles(t *testing.T) {
 	if _, err := VerifyBundle(base, Options{MaxBytes: 100}); err == nil {
 		t.Error("a bundle over --max-bytes was read")
 	}
+	t.Logf("RESULT crafted-bundles trials=%d", len(cases)+1)
 }
 
 func parsedEvents(t *testing.T, b []byte, evs []string) []byte {
