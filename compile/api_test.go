@@ -178,7 +178,7 @@ func TestPinAndCardUpgrade(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "agentlab.toml"), nil, 0o644)
 	os.WriteFile(filepath.Join(dir, "sub.flow.yml"), []byte(okSub), 0o644)
 	os.MkdirAll(filepath.Join(dir, "cards"), 0o755)
-	os.WriteFile(filepath.Join(dir, "cards", "gmv.card.yml"), []byte(goodCard(3)), 0o644)
+	os.WriteFile(filepath.Join(dir, "cards", "gmv.card.yml"), []byte(goodCard(3)+"previous:\n  - {version: 1, metrics: {total: {expr: '2 + 2'}}}\n"), 0o644)
 	sp, l := CompileFile(filepath.Join(dir, "sub.flow.yml"), Options{})
 	if sp == nil {
 		t.Fatal(dump(l))
@@ -193,7 +193,8 @@ func TestPinAndCardUpgrade(t *testing.T) {
 		t.Fatalf("compile: %s", dump(l))
 	}
 	m, _ := pl.Graph().NodeByID("m")
-	if m.Str("card_resolved") != "gmv@3" || m.Str("card") != "gmv@1" || pl.Cards["gmv@3"].Version != 3 {
+	if m.Str("card_resolved") != "gmv@3" || m.Str("card") != "gmv@1" || pl.Cards["gmv@3"].Version != 3 ||
+		pl.Cards["gmv@1"].Metrics["total"].Expr != "2 + 2" {
 		t.Errorf("metrics spec = %v, cards = %v", m.Spec, pl.Cards)
 	}
 	if pl.Subflows[h.String()] == nil {

@@ -75,11 +75,15 @@ func (f *flow) build(pre plan.Preset, subs map[string]*plan.Plan) (*plan.Plan, e
 				p.Cards = map[string]plan.Card{}
 			}
 			p.Cards[cr.key] = *cr.loaded.card
+			if cr.oldKey != "" {
+				p.Cards[cr.oldKey] = *cr.loaded.previous[cr.pinned]
+			}
 		}
 	}
 	if len(subs) > 0 {
 		p.Subflows = subs
 	}
+	p.Tools = f.buildCustomTools()
 	return normalise(p)
 }
 

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/agentlab/agentlab/compile/expr"
 	"github.com/agentlab/agentlab/diag"
@@ -19,6 +20,11 @@ type loadedCard struct {
 	card *plan.Card
 	strs []strRef // metric expressions, checked in each flow that uses the card
 	diag diag.List
+	// previous holds the archived versions of the card (`previous:`) by
+	// version, and prevStrs their metric expressions, checked in a flow
+	// only when a dual node computes that version.
+	previous map[int]*plan.Card
+	prevStrs map[int][]strRef
 }
 
 // cardRef is what a metrics node pins and what it resolved to.
@@ -27,6 +33,9 @@ type cardRef struct {
 	pinned int // 0 when the reference has no @version
 	key    string
 	loaded *loadedCard
+	// oldKey is "name@pinned" when the node computes the pinned archived
+	// version next to the current one (on_card_upgrade: dual).
+	oldKey string
 }
 
 // LoadCard reads and checks one metric card file (`*.card.yml`). Metric
@@ -37,6 +46,11 @@ func LoadCard(path string) (*plan.Card, diag.List) {
 	l := append(diag.List(nil), lc.diag...)
 	for _, r := range lc.strs {
 		reportIssues(&l, &r, checkString(&r, standaloneScope(r.v.Str, r.metric)))
+	}
+	for _, v := range sortedVersions(lc.prevStrs) {
+		for _, r := range lc.prevStrs[v] {
+			reportIssues(&l, &r, checkString(&r, standaloneScope(r.v.Str, r.metric)))
+		}
 	}
 	if l.HasErrors() {
 		return nil, l.Sorted()
@@ -58,13 +72,102 @@ func loadCardFile(path string) *loadedCard {
 	}
 	d := &decoder{src: src, l: &lc.diag, node: -1, metricNames: metricNamesOf(root.Get("metrics"))}
 	m := d.object(root, cardSchema, "")
-	lc.strs = d.strs
+	lc.strs, lc.prevStrs = splitPrevious(d.strs, root.Get("previous"))
 	if m == nil || lc.diag.HasErrors() {
 		return lc
 	}
 	c := &plan.Card{Name: m["name"].(string), Version: int(m["version"].(int64)), Metrics: metricsOf(m["metrics"])}
+	lc.previous = previousOf(d, root.Get("previous"), m["previous"], c)
+	if lc.diag.HasErrors() {
+		return lc
+	}
 	lc.card = c
 	return lc
+}
+
+// splitPrevious separates the expressions of the archived versions
+// (`previous[i]…`) from those of the current one, and gives each archived
+// expression the metric names of its own version: a metric may read
+// metrics that only that version defines.
+func splitPrevious(strs []strRef, prev *V) ([]strRef, map[int][]strRef) {
+	var cur []strRef
+	var byIdx map[int][]strRef
+	for _, r := range strs {
+		rest, ok := strings.CutPrefix(r.field, "previous[")
+		if !ok {
+			cur = append(cur, r)
+			continue
+		}
+		end := strings.IndexByte(rest, ']')
+		i, err := strconv.Atoi(rest[:max(end, 0)])
+		if end < 0 || err != nil || prev == nil || i >= len(prev.Items) {
+			cur = append(cur, r)
+			continue
+		}
+		r.metric = metricNamesOf(prev.Items[i].Get("metrics"))
+		if byIdx == nil {
+			byIdx = map[int][]strRef{}
+		}
+		byIdx[i] = append(byIdx[i], r)
+	}
+	if byIdx == nil {
+		return cur, nil
+	}
+	// Key by version, not by list index, once the versions are known.
+	out := make(map[int][]strRef, len(byIdx))
+	for i, rs := range byIdx {
+		v := prev.Items[i].Get("version")
+		n, err := strconv.Atoi(scalarOf(v))
+		if err != nil {
+			n = -1 - i // unreadable version: reported by the schema pass
+		}
+		out[n] = append(out[n], rs...)
+	}
+	return cur, out
+}
+
+// scalarOf is the text of a scalar node, or "".
+func scalarOf(v *V) string {
+	if v == nil || v.Kind != vScalar {
+		return ""
+	}
+	return v.Str
+}
+
+// previousOf checks the archived versions of card c: each strictly below
+// the current version and listed once. It returns them by version.
+func previousOf(d *decoder, v *V, decoded any, c *plan.Card) map[int]*plan.Card {
+	list, _ := decoded.([]any)
+	if len(list) == 0 || v == nil {
+		return nil
+	}
+	out := make(map[int]*plan.Card, len(list))
+	for i, x := range list {
+		e, _ := x.(map[string]any)
+		ver, _ := e["version"].(int64)
+		at := v.Items[i].Get("version")
+		switch {
+		case int(ver) >= c.Version:
+			d.errf(at, "E-SCHEMA-CARD-PREVIOUS", "archive only versions below the current version "+strconv.Itoa(c.Version)+"; raise `version:` when you archive the current definition",
+				"previous version %d is not below the card's current version %d", ver, c.Version)
+		case out[int(ver)] != nil:
+			d.errf(at, "E-SCHEMA-CARD-PREVIOUS", "keep one entry per version under `previous:`",
+				"version %d is listed more than once under previous", ver)
+		default:
+			out[int(ver)] = &plan.Card{Name: c.Name, Version: int(ver), Metrics: metricsOf(e["metrics"])}
+		}
+	}
+	return out
+}
+
+// sortedVersions lists the keys of m in increasing order.
+func sortedVersions[T any](m map[int]T) []int {
+	vs := make([]int, 0, len(m))
+	for v := range m {
+		vs = append(vs, v)
+	}
+	sort.Ints(vs)
+	return vs
 }
 
 // metricsOf converts a decoded metric set into plan metrics.
@@ -191,11 +294,21 @@ func (f *flow) resolveCards(s *session) {
 				"card %q is at version %d; version %d does not exist", cr.name, have, cr.pinned)
 			continue
 		default:
-			if _, ok := n.fields["on_card_upgrade"]; !ok {
+			policy, ok := n.fields["on_card_upgrade"]
+			if !ok {
 				f.l.Errorf(f.src.file, at.Pos(), "E-SCHEMA-CARD-UPGRADE",
 					"pin "+cr.name+"@"+strconv.Itoa(have)+" after reviewing the change, or declare `on_card_upgrade: recompute|dual|incomparable`",
 					"card %q was upgraded from version %d to %d since it was pinned", cr.name, cr.pinned, have)
 				continue
+			}
+			if policy == "dual" {
+				if lc.previous[cr.pinned] == nil {
+					f.l.Errorf(f.src.file, n.v.KeyOf("on_card_upgrade").Pos(), "E-SCHEMA-CARD-VERSION",
+						"keep version "+strconv.Itoa(cr.pinned)+" under `previous:` in "+p+", or use on_card_upgrade: recompute",
+						"on_card_upgrade: dual computes version %d of card %q, which the card file no longer holds (it is at version %d and keeps no such previous version)", cr.pinned, cr.name, have)
+					continue
+				}
+				cr.oldKey = cr.name + "@" + strconv.Itoa(cr.pinned)
 			}
 		}
 		cr.key = cr.name + "@" + strconv.Itoa(have)

@@ -49,7 +49,11 @@ func (f *flow) checkStrings() {
 		if cr == nil || cr.loaded == nil {
 			continue
 		}
-		for _, cs := range cr.loaded.strs {
+		strs := cr.loaded.strs
+		if cr.oldKey != "" {
+			strs = append(append([]strRef(nil), strs...), cr.loaded.prevStrs[cr.pinned]...)
+		}
+		for _, cs := range strs {
 			r := cs
 			r.node = n.idx
 			jobs = append(jobs, strJob{r: &r, sc: f.scopeFor(r.v.Str, n.idx, &r)})

@@ -39,6 +39,9 @@ type flow struct {
 	inputs    map[string]bool
 
 	cards map[string]*cardRef // by node id: the card a metrics node pins (cards.go)
+	// customTools maps each tool declared under `tools:` to its effect
+	// (read or write), for the checks of the nodes that name it.
+	customTools map[string]string
 
 	tier    string // declared tier
 	effTier string // the stricter of declared and Options.Tier
@@ -88,6 +91,7 @@ func decodeFlow(path string, root *V, src *source, l *diag.List) *flow {
 	f.tier, _ = f.top["tier"].(string)
 	f.checkSources()
 	f.checkInputs()
+	f.checkCustomTools()
 	f.graphs = append(f.graphs, &graphInfo{owner: -1})
 	if nv := root.Get("nodes"); !nv.IsNull() {
 		f.decodeGraph(0, nv, root.Get("edges"))

@@ -237,6 +237,11 @@ func (f *flow) metricFeeders(n *nodeInfo) []int {
 		for _, m := range cr.loaded.card.Metrics {
 			exprs = append(exprs, m.Expr)
 		}
+		if old := cr.loaded.previous[cr.pinned]; cr.oldKey != "" && old != nil {
+			for _, m := range old.Metrics {
+				exprs = append(exprs, m.Expr)
+			}
+		}
 	}
 	for _, e := range exprs {
 		for _, m := range refNodesRe.FindAllStringSubmatch(e, -1) {

@@ -122,13 +122,13 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 		}
 	case "tool":
 		if t := n.str("tool"); t != "" {
-			f.checkTool(v.Get("tool"), t)
+			f.checkTool(v.Get("tool"), t, false)
 		}
 	case "agent":
 		if tv := v.Get("tools"); tv != nil && tv.Kind == vSeq {
 			for _, e := range tv.Items {
 				if e.Kind == vScalar {
-					f.checkTool(e, e.Str)
+					f.checkTool(e, e.Str, true)
 				}
 			}
 		}
@@ -138,7 +138,7 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 				if tv := w.Get("tools"); tv != nil && tv.Kind == vSeq {
 					for _, e := range tv.Items {
 						if e.Kind == vScalar {
-							f.checkTool(e, e.Str)
+							f.checkTool(e, e.Str, true)
 						}
 					}
 				}
@@ -147,8 +147,10 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 	}
 }
 
-// checkTool checks a tool name: a db_query tool must name a declared source.
-func (f *flow) checkTool(v *V, name string) {
+// checkTool checks a tool name: a db_query tool must name a declared
+// source, and a model (agent, supervisor worker) may not be given a custom
+// tool that writes: writes belong in a tool node fixed in the flow.
+func (f *flow) checkTool(v *V, name string, byModel bool) {
 	if src, ok := strings.CutPrefix(name, "db_query__"); ok {
 		srcs, _ := f.top["sources"].(map[string]any)
 		if _, ok := srcs[src]; !ok {
@@ -165,6 +167,13 @@ func (f *flow) checkTool(v *V, name string) {
 		if b == name {
 			return
 		}
+	}
+	if effect, ok := f.customTools[name]; ok {
+		if byModel && effect != "read" {
+			f.dec.errf(v, "E-SCHEMA-TOOL-EFFECT", "call the tool from a `tool` node, or declare it `effect: read` if it only observes",
+				"custom tool %q writes (effect %s); agents may be given read tools only", name, effect)
+		}
+		return
 	}
 	// mcp__<server>__<tool> names a tool of an MCP server declared in
 	// agentlab.toml; whether it exists is known only at run time.

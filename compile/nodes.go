@@ -232,6 +232,7 @@ var (
 		fMapOf("inputs", &field{kind: kObj, sub: inputSchema}),
 		fMapOf("sources", &field{kind: kObj, sub: sourceSchema}),
 		fObj("settings", settingsSchema),
+		fMapOf("tools", &field{kind: kObj, sub: customToolSchema}),
 		&field{name: "nodes", kind: kBody, req: true},
 		&field{name: "edges", kind: kBody},
 	)
@@ -239,12 +240,22 @@ var (
 		&field{name: "nodes", kind: kBody, req: true},
 		&field{name: "edges", kind: kBody},
 	)
+	// previousCardSchema is one archived version of a card, kept under
+	// `previous:` so that a flow pinning it can still compute it
+	// (on_card_upgrade: dual).
+	previousCardSchema = newSchema("previous card version",
+		fInt("version").required().atLeast(1),
+		fStr("title"),
+		fStr("description"),
+		fMapOf("metrics", &field{kind: kObj, sub: metricSchema}).required(),
+	)
 	cardSchema = newSchema("metric card",
 		fStr("name").required().match(slugRe, "a slug of lowercase letters, digits, '.', '_' and '-'"),
 		fInt("version").required().atLeast(1),
 		fStr("title"),
 		fStr("description"),
 		fMapOf("metrics", &field{kind: kObj, sub: metricSchema}).required(),
+		fObjList("previous", previousCardSchema),
 	)
 )
 

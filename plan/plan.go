@@ -42,6 +42,11 @@ type Plan struct {
 	Cards map[string]Card `json:"cards,omitempty"`
 	// Subflows holds the compiled plan of every subgraph, keyed by its plan hash.
 	Subflows map[string]*Plan `json:"subflows,omitempty"`
+	// Tools holds the custom tools the flow declares, keyed by name, in the
+	// form run/tools.DecodeCustom reads ({name, description, effect,
+	// params, http | command}). Absent when none are declared, so that
+	// such plans keep their hash.
+	Tools map[string]map[string]any `json:"tools,omitempty"`
 }
 
 // Preset is the resolved list of preset rows (DESIGN §8).

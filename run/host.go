@@ -82,6 +82,10 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 		closeAll()
 		return h, func() {}, err
 	}
+	if err := registerCustomTools(reg, p, f, h.WorkDir); err != nil {
+		closeAll()
+		return h, func() {}, err
+	}
 	h.Tools = reg
 	perm, err := newPermissions(dataDirOf(rl), cp.BaseDir, ia)
 	if err != nil {
