@@ -125,3 +125,43 @@ func TestCardPreviousInPlan(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLoadCard feeds arbitrary card files (archived versions included) to
+// LoadCard: it must never panic, every diagnostic is inside the file, and
+// a card it accepts keeps only versions below its own under previous.
+func FuzzLoadCard(f *testing.F) {
+	f.Add([]byte(prevCard))
+	f.Add([]byte(goodCard(2) + "previous:\n  - {version: 1, metrics: {total: {expr: '1'}}}\n  - {version: 1, metrics: {}}\n"))
+	f.Add([]byte(goodCard(2) + "previous: [{version: 3}, 7, {metrics: {a: {expr: 'a'}}}]\n"))
+	if b, err := os.ReadFile("testdata/ok/cards/weekly-gmv.card.yml"); err == nil {
+		f.Add(b)
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "gmv.card.yml")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Skip()
+		}
+		lc := loadCardFile(p)
+		c, l := LoadCard(p)
+		lines := 1
+		for _, b := range data {
+			if b == '\n' {
+				lines++
+			}
+		}
+		for _, d := range l {
+			if d.Line < 1 || d.Line > lines+1 || d.Col < 1 {
+				t.Fatalf("diagnostic outside the file: %v", d)
+			}
+		}
+		if c == nil {
+			return
+		}
+		for v, pc := range lc.previous {
+			if v >= c.Version || pc.Version != v || pc.Name != c.Name {
+				t.Fatalf("previous version %d (%+v) kept for a card at version %d", v, pc, c.Version)
+			}
+		}
+	})
+}

@@ -72,28 +72,71 @@ var tierRank = map[string]int{"formal": 0, "degraded": 1, "withheld": 2}
 // contracted output nodes in the events (of every attempt, up to and
 // including the first run.finished), or "" when no output has a contract.
 func tierOf(events []chain.Event) string {
+	tier, _ := issuanceOf(events)
+	return tier
+}
+
+// issuanceOf is the run's tier (see tierOf) and why it is not formal: the
+// reasons of every contracted output whose verdict is not formal, each
+// prefixed with the output node when several outputs carry a contract
+// (DESIGN §6: a degraded run declares what was untraced, missing or
+// unchecked). The reasons are nil for a formal run.
+func issuanceOf(events []chain.Event) (string, []string) {
 	tier := ""
 	end := len(events)
 	if i := chain.SealedPrefix(events); i >= 0 {
 		end = i + 1
 	}
+	type verdict struct {
+		node    string
+		reasons []string
+	}
+	var bad []verdict
+	seen := map[string]bool{}
+	contracts := 0
 	for _, e := range events[:end] {
 		if e.Type != engine.EvNodeFinished {
 			continue
 		}
 		var d struct {
 			Contract *struct {
-				Tier string `json:"tier"`
+				Tier     string `json:"tier"`
+				Issuance struct {
+					Reasons []string `json:"reasons"`
+				} `json:"issuance"`
 			} `json:"contract"`
 		}
 		if json.Unmarshal(e.Data, &d) != nil || d.Contract == nil || d.Contract.Tier == "" {
 			continue
 		}
+		if !seen[e.Node] {
+			seen[e.Node] = true
+			contracts++
+		}
 		if tier == "" || tierRank[d.Contract.Tier] > tierRank[tier] {
 			tier = d.Contract.Tier
 		}
+		if d.Contract.Tier != "formal" {
+			bad = append(bad, verdict{e.Node, d.Contract.Issuance.Reasons})
+		}
 	}
-	return tier
+	if tier == "formal" {
+		return tier, nil
+	}
+	var reasons []string
+	dup := map[string]bool{}
+	for _, v := range bad {
+		for _, r := range v.reasons {
+			if contracts > 1 {
+				r = "output " + v.node + ": " + r
+			}
+			if !dup[r] {
+				dup[r] = true
+				reasons = append(reasons, r)
+			}
+		}
+	}
+	return tier, reasons
 }
 
 // tierValue is the tier as run.finished records it: null without a contract.

@@ -45,7 +45,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	if snap.Record.Status == engine.StatusSucceeded && snap.Record.Seal != "" {
 		out, err := finishedOutcome(snap.Record, o.DataDir)
 		if out != nil {
-			out.Tier = tierOf(snap.Events)
+			out.Tier, out.TierReasons = issuanceOf(snap.Events)
 		}
 		return out, err
 	}

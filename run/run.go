@@ -107,6 +107,9 @@ type Outcome struct {
 	// Tier is the issuance verdict of the contracted outputs
 	// (formal|degraded|withheld), "" when no output has a contract.
 	Tier string
+	// TierReasons says why Tier is not formal, one sentence each (nil when
+	// it is formal or there is no contract); issuance.json records both.
+	TierReasons []string
 	// Report and Bundle are the paths of report.html and bundle.html once
 	// they are written (by the caller, after the seal).
 	Report string
@@ -358,7 +361,7 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 		return nil, err
 	}
 	out.Seal = h.String()
-	out.Tier = tierOf(rl.Events())
+	out.Tier, out.TierReasons = issuanceOf(rl.Events())
 	outBytes, err := canon.Marshal(out.Outputs)
 	if err != nil {
 		return nil, err
@@ -370,6 +373,9 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 	}
 	pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
 	if err := fsutil.WriteFileAtomic(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	if err := writeIssuance(cp.OutDir, out); err != nil {
 		return nil, err
 	}
 	rec := rl.Record()
@@ -455,4 +461,27 @@ func create(dataDir, id string) (*runlog.Run, error) {
 	}
 	old.Close()
 	return runlog.Create(dataDir, id)
+}
+
+// writeIssuance writes issuance.json next to outputs.json when an output
+// has a contract: {"tier": …, "reasons": […]}, so that whoever takes the
+// outputs also gets the declaration of what could not be traced, was
+// missing or could not be checked (DESIGN §6). The outputs themselves stay
+// exactly what the flow produced.
+func writeIssuance(dir string, out *Outcome) error {
+	if out.Tier == "" {
+		return nil
+	}
+	reasons := out.TierReasons
+	if reasons == nil {
+		reasons = []string{}
+	}
+	b, err := json.MarshalIndent(struct {
+		Tier    string   `json:"tier"`
+		Reasons []string `json:"reasons"`
+	}{out.Tier, reasons}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return fsutil.WriteFileAtomic(filepath.Join(dir, "issuance.json"), append(b, '\n'), 0o644)
 }

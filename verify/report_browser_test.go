@@ -119,3 +119,35 @@ func TestReportPanelInBrowser(t *testing.T) {
 		t.Fatalf("the panel created script elements: %s", got)
 	}
 }
+
+// TestBrowserVerifiesTierReasons: a bundle whose contract is degraded shows
+// the reasons, and both verifiers accept it untouched and refuse it when a
+// reason is edited.
+func TestBrowserVerifiesTierReasons(t *testing.T) {
+	r := fixtureRun(t, evfixture.Options{Contract: true})
+	var buf strings.Builder
+	if err := WriteBundle(&buf, r.Dir, BundleOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	b := []byte(buf.String())
+	if res, err := VerifyBundle(b, Options{Expect: r.Seal}); err != nil || !res.OK {
+		t.Fatalf("Go verifier: %v %+v", err, res)
+	}
+	const shown = `data-i="1">required metric &#34;orders&#34; is not in the metric set</li>`
+	if !strings.Contains(buf.String(), shown) {
+		t.Fatal("the bundle does not show the tier reasons")
+	}
+	if v := openBundle(t, writeTemp(t, "bundle.html", b)); !v.OK {
+		for _, c := range v.Checks {
+			t.Logf("%-10s %v %s", c.Name, c.OK, c.Detail)
+		}
+		t.Fatalf("the browser does not verify the degraded bundle (status %s)", v.Status)
+	}
+	bad := []byte(strings.Replace(buf.String(), shown, `data-i="1">nothing is missing</li>`, 1))
+	if res, err := VerifyBundle(bad, Options{Expect: r.Seal}); err == nil && res.OK {
+		t.Error("Go verifier accepts an edited tier reason")
+	}
+	if v := openBundle(t, writeTemp(t, "bad.html", bad)); v.OK {
+		t.Error("the browser accepts an edited tier reason")
+	}
+}

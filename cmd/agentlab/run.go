@@ -62,7 +62,9 @@ sealed, and its outputs are written to <out>/outputs.json, with report.html
 offline with agentlab verify). --sign KEY also signs the seal (ed25519).
 
 An output node with an issuance contract gives the run its tier (formal,
-degraded or withheld; see docs/evidence.md), printed as "tier …".
+degraded or withheld; see docs/evidence.md), printed as "tier …" followed,
+when it is not formal, by the reasons (what was untraced, missing or could
+not be checked); <out>/issuance.json records the tier and the reasons.
 
 The mock model is the default provider: no key or network is needed, and
 with the same plan, inputs and --seed it answers the same way every time.
@@ -75,7 +77,7 @@ hash is recorded as the run's plan.
 Progress goes to stderr (a live view on a terminal, one line per event
 otherwise); results go to stdout. --format json ends stdout with one JSON
 object: {"run","status","kind","tier","plan","seal","outputs","report",
-"bundle","waiting"}.
+"bundle","waiting","tier_reasons"}.
 
 Exit codes: 0 succeeded, 1 failed or interrupted, 2 usage or a flow that does
 not compile, 3 waiting for a person, 4 withheld by the issuance contract.
@@ -251,6 +253,9 @@ type runResult struct {
 	Report  *string          `json:"report"`
 	Bundle  *string          `json:"bundle"`
 	Waiting []runlog.Waiting `json:"waiting"`
+	// TierReasons says why the tier is not formal (DESIGN §6: a degraded
+	// run declares what it could not trace or check); [] otherwise.
+	TierReasons []string `json:"tier_reasons"`
 }
 
 // report prints the summary (stderr) and the result (stdout) and returns
@@ -263,7 +268,10 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 		fmt.Fprintln(os.Stderr, "repaired: "+o.Repaired)
 	}
 	if format == "json" {
-		res := runResult{Run: o.RunID, Status: o.Status, Kind: o.Kind, Plan: o.Plan, Outputs: o.Outputs, Waiting: []runlog.Waiting{}}
+		res := runResult{Run: o.RunID, Status: o.Status, Kind: o.Kind, Plan: o.Plan, Outputs: o.Outputs, Waiting: []runlog.Waiting{}, TierReasons: []string{}}
+		if len(o.TierReasons) > 0 {
+			res.TierReasons = o.TierReasons
+		}
 		if len(o.Waiting) > 0 {
 			res.Waiting = o.Waiting
 		}
@@ -290,7 +298,7 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 			fmt.Fprintf(stdout, "seal %s\n", o.Seal)
 		}
 		if o.Tier != "" {
-			fmt.Fprintf(stdout, "tier %s\n", o.Tier)
+			fmt.Fprintf(stdout, "tier %s\n", tierLine(o.Tier, o.TierReasons))
 		}
 		if o.Report != "" {
 			fmt.Fprintf(stdout, "report %s\nbundle %s\n", o.Report, o.Bundle)
@@ -322,6 +330,15 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 		msg += fmt.Sprintf("\ncontinue it with: agentlab resume %s", o.RunID)
 	}
 	return exitf(exitFailed, "%s", msg)
+}
+
+// tierLine is the tier as the text output prints it: with the reasons it
+// is not formal, so that a degraded run declares them where it is read.
+func tierLine(tier string, reasons []string) string {
+	if len(reasons) == 0 {
+		return tier
+	}
+	return tier + ": " + strings.Join(reasons, "; ")
 }
 
 func outputText(v any) string {

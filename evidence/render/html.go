@@ -117,6 +117,19 @@ func Body(d *Doc) []byte {
 		w.t(f.val)
 		w.s("</dd>\n")
 	}
+	if len(d.Meta.TierReasons) > 0 {
+		// DESIGN §6: a run that is not formal declares why, next to its tier.
+		w.s("<dt class=\"al-label\">tier reasons</dt><dd><ul class=\"al-reasons\">")
+		for i, r := range d.Meta.TierReasons {
+			w.s("<li")
+			w.a("data-k", "tr")
+			w.a("data-i", strconv.Itoa(i))
+			w.s(">")
+			w.t(r)
+			w.s("</li>")
+		}
+		w.s("</ul></dd>\n")
+	}
 	if d.Meta.Head == "" {
 		w.s("<dt class=\"al-label\">seal</dt><dd class=\"al-label al-bad\">not sealed: the run has no run.finished event</dd>\n")
 	}

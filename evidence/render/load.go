@@ -41,6 +41,12 @@ type Meta struct {
 	Status string `json:"status,omitempty"`
 	Head   string `json:"head,omitempty"` // hash of run.finished; "" when the run is not sealed
 	Seq    int64  `json:"seq,omitempty"`
+	// TierReasons says why the issuance tier run.finished records is not
+	// formal: the reasons of the contracted outputs whose verdict is not
+	// formal (node.finished contract.issuance.reasons), in event order,
+	// each prefixed "output <node>: " when several outputs carry a
+	// contract, duplicates dropped. assets/verify.js derives it the same way.
+	TierReasons []string `json:"tier_reasons,omitempty"`
 }
 
 // Snapshot is a query snapshot of the ledger with the artifact holding it.
@@ -165,6 +171,7 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 		}
 		return b, nil
 	}
+	var verdicts contractVerdicts
 	for _, e := range events {
 		switch e.Type {
 		case chain.TypeRunStarted, TypeRunResumed, TypeEvidenceAdded, chain.TypeNodeFinished, chain.TypeRunFinished:
@@ -223,6 +230,7 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 				return nil, fmt.Errorf("evidence %s: unknown kind %q", ent.ID, ent.Kind)
 			}
 		case chain.TypeNodeFinished:
+			verdicts.add(e.Node, data["contract"])
 			if id := str(KeyMetrics); id != "" {
 				b, err := fetch("metrics of node "+e.Node, id)
 				if err != nil {
@@ -249,6 +257,9 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 			d.Meta.Status = str("status")
 			if t := str("tier"); t != "" {
 				d.Meta.Tier = t
+				if t != "formal" {
+					d.Meta.TierReasons = verdicts.reasons()
+				}
 			}
 			if k := str("kind"); k != "" {
 				d.Meta.Kind = k

@@ -30,6 +30,15 @@ type Run struct {
 type Options struct {
 	// PostSeal appends an event after run.finished (outside the seal).
 	PostSeal bool
+	// Contract adds an output node whose issuance contract is degraded,
+	// with reasons (one holding markup that must come out escaped).
+	Contract bool
+}
+
+// ContractReasons are the reasons of the Contract option's verdict.
+var ContractReasons = []string{
+	"1 number(s) cannot be traced to exactly one metric: \"12\" (<b>12</b> stores)",
+	"required metric \"orders\" is not in the metric set",
 }
 
 func f(x float64) *float64 { return &x }
@@ -136,6 +145,19 @@ func Build(dataDir string, o Options) (*Run, error) {
 		{"node.started", "brief", nil},
 		{"node.finished", "brief", map[string]any{"output": map[string]any{"text": "(filled)"}, "report_artifact": raID}},
 		{"run.finished", "", map[string]any{"status": "succeeded", "tier": "degraded", "kind": "exploratory", "outputs": map[string]any{}}},
+	}
+	if o.Contract {
+		reasons := make([]any, len(ContractReasons))
+		for i, r := range ContractReasons {
+			reasons[i] = r
+		}
+		fin := evs[len(evs)-1]
+		evs = append(evs[:len(evs)-1],
+			ev{"node.started", "out", nil},
+			ev{"node.finished", "out", map[string]any{"output": map[string]any{}, "contract": map[string]any{
+				"report_from": "brief", "metrics_from": "kpi", "tier": "degraded",
+				"issuance": map[string]any{"tier": "degraded", "numbers": []any{}, "untraced": 1, "missing": []any{"orders"}, "reasons": reasons}}}},
+			fin)
 	}
 	for _, e := range evs {
 		if _, err := rl.Append(e.typ, e.node, e.data); err != nil {

@@ -75,6 +75,11 @@ func execMetrics(_ context.Context, t *task) (any, effects, error) {
 			ver := strings.TrimPrefix(up["pinned"].(string), old.Name+"@")
 			for _, mv := range oldSet.Metrics {
 				mv.Name += "@" + ver
+				// The pinned version's metrics read each other, not the
+				// current version's metrics of the same name.
+				for i, u := range mv.Uses {
+					mv.Uses[i] = u + "@" + ver
+				}
 				set.Metrics = append(set.Metrics, mv)
 			}
 			up["dual"] = true

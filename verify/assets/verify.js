@@ -201,6 +201,27 @@
 
     // ---- evidence as the events say ----
     var ledger = [], sets = [], reps = [], meta = { plan: "" }, inputs = {}, loadErr = null;
+    // contracted outputs and the reasons of those not formal, as
+    // evidence/render (tier.go) gathers them for meta.tier_reasons
+    var ctNodes = [], ctBad = {}, ctOrder = [];
+    function addContract(node, c) {
+      if (!isObj(c) || typeof c.tier !== "string" || c.tier === "") return;
+      if (ctNodes.indexOf(node) < 0) ctNodes.push(node);
+      if (c.tier === "formal") return;
+      if (!Object.prototype.hasOwnProperty.call(ctBad, node)) { ctBad[node] = []; ctOrder.push(node); }
+      var rs = isObj(c.issuance) && Array.isArray(c.issuance.reasons) ? c.issuance.reasons : [];
+      rs.forEach(function (r) { if (typeof r === "string") ctBad[node].push(r); });
+    }
+    function contractReasons() {
+      var out = [];
+      ctOrder.forEach(function (n) {
+        ctBad[n].forEach(function (r) {
+          if (ctNodes.length > 1) r = "output " + n + ": " + r;
+          if (out.indexOf(r) < 0) out.push(r);
+        });
+      });
+      return out;
+    }
     function str(d, k) { return isObj(d) && typeof d[k] === "string" ? d[k] : ""; }
     var getJSON = function (what, id) {
       if (!ID.test(id)) throw new Error(what + ": artifact id " + JSON.stringify(id) + " is not a hash id");
@@ -224,11 +245,15 @@
           if (ent.kind === "query") { if (!isObj(obj) || obj.id !== ent.id) throw new Error("evidence " + ent.id + ": the artifact holds snapshot " + (obj && obj.id)); }
           else if (ent.kind !== "knowledge") throw new Error("evidence " + ent.id + ": unknown kind " + JSON.stringify(ent.kind));
         } else if (e.type === "node.finished") {
+          if (isObj(d)) addContract(e.node || "", d.contract);
           if (str(d, "metrics_artifact")) { getJSON("metrics of node " + e.node, d.metrics_artifact); sets.push({ node: e.node || "", artifact: d.metrics_artifact }); }
           if (str(d, "report_artifact")) { getJSON("report of node " + e.node, d.report_artifact); reps.push({ node: e.node || "", artifact: d.report_artifact }); }
         } else if (e.type === "run.finished") {
           meta.status = str(d, "status");
-          if (str(d, "tier")) meta.tier = str(d, "tier");
+          if (str(d, "tier")) {
+            meta.tier = str(d, "tier");
+            if (meta.tier !== "formal") { var tr = contractReasons(); if (tr.length) meta.tier_reasons = tr; else delete meta.tier_reasons; }
+          }
           if (str(d, "kind")) meta.kind = str(d, "kind");
           meta.head = e.hash; meta.seq = e.seq;
         }
@@ -312,12 +337,13 @@
     var main = document.getElementById("al-report");
     if (!main || !d) fail("report", "the visible report is missing");
     else {
-      var names = { m: "number m:", v: "cell ", i: "input i:", s: "text", q: "quotation from ", h: "column name ", t: "name ", c: "name ", f: "field ", mf: "formula of metric ", mn: "metric name ", sql: "SQL of ", sid: "heading ", rc: "row count of ", kp: "path of ", kt: "text of ", node: "node " };
+      var names = { m: "number m:", v: "cell ", i: "input i:", s: "text", q: "quotation from ", h: "column name ", t: "name ", c: "name ", f: "field ", tr: "tier reason ", mf: "formula of metric ", mn: "metric name ", sql: "SQL of ", sid: "heading ", rc: "row count of ", kp: "path of ", kt: "text of ", node: "node " };
       var itemName = function (el) {
         var kk = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; };
         if (kk === "v") return "cell " + g("data-q") + ".r" + g("data-r") + "." + g("data-c");
         if (kk === "s") return "text at bytes " + g("data-a") + "-" + g("data-b");
         if (kk === "h") return "column name " + g("data-q") + "." + g("data-c");
+        if (kk === "tr") return "tier reason " + g("data-i");
         return (names[kk] || "item ") + (g("data-n") || g("data-q"));
       };
       var els = main.querySelectorAll("[data-k]");

@@ -278,6 +278,9 @@ var AL = (function () {
         if (x === null || x.indexOf("|") < 0 || !d.hit[q]) return null;
         return x.slice(x.indexOf("|") + 1, x.length - 2);
       case "f": return d.meta[n] === undefined ? null : String(d.meta[n]);
+      case "tr":
+        x = d.meta.tier_reasons, n = +attr(el, "data-i");
+        return Array.isArray(x) && n >= 0 && n < x.length && typeof x[n] === "string" ? x[n] : null;
       case "sid": return (d.snap[q] || d.hit[q]) ? q : null;
       case "sql": return d.snap[q] ? d.snap[q].sql : null;
       case "rc":

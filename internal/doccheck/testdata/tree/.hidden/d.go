@@ -1,0 +1,3 @@
+package d
+
+var hidden = "E-TREE-HIDDEN"

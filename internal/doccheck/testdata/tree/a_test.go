@@ -1,0 +1,3 @@
+package tree
+
+var testOnly = "E-TREE-TEST"

@@ -1,0 +1,5 @@
+package sub
+
+func Warn() string {
+	return "W-TREE-LIT"
+}

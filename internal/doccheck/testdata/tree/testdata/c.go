@@ -1,0 +1,3 @@
+package c
+
+var fixture = "E-TREE-FIXTURE"
