@@ -40,14 +40,14 @@ func execLLM(ctx context.Context, t *task) (any, effects, error) {
 	if schema != nil {
 		v, err := parseModelJSON(resp.Text)
 		if err != nil {
-			return nil, effects{}, fmt.Errorf("node %q: the model's answer is not JSON (%v); it must match output_schema", t.id, err)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: the model's answer is not JSON (%v); it must match output_schema", t.id, err), resp.Usage)
 		}
 		viol, err := t.r.validate(schema, v)
 		if err != nil {
-			return nil, effects{}, fmt.Errorf("node %q: output_schema: %v", t.id, err)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: output_schema: %v", t.id, err), resp.Usage)
 		}
 		if viol != "" {
-			return nil, effects{}, fmt.Errorf("node %q: the model's answer does not match output_schema:\n%s", t.id, viol)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: the model's answer does not match output_schema:\n%s", t.id, viol), resp.Usage)
 		}
 		out["json"] = v
 	}

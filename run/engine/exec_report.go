@@ -110,10 +110,6 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 	return out, effects{record: map[string]any{"report_artifact": id}}, nil
 }
 
-func addUsage(a, b Usage) Usage {
-	return Usage{InputTokens: a.InputTokens + b.InputTokens, OutputTokens: a.OutputTokens + b.OutputTokens, CostUSD: a.CostUSD + b.CostUSD}
-}
-
 // judgeVerdicts are the answers a judge may give.
 var judgeVerdicts = map[string]bool{"supported": true, "partly": true, "unsupported": true, "not_a_claim": true}
 

@@ -169,9 +169,13 @@ func (r *runner) execute(ctx context.Context, t *task) (execResult, error) {
 		r.note(Update{Node: t.id, Type: n.Type, State: StateRunning})
 	}
 	start := time.Now()
+	var spent Usage // what failed attempts cost
 	for attempt := 1; ; attempt++ {
 		t.attempt = attempt
 		out, eff, err := r.attempt(ctx, t, ex)
+		if u, ok := spentUsage(err); ok {
+			spent = addUsage(spent, u)
+		}
 		if err == nil {
 			res, perr := r.finish(t, out, eff)
 			res.elapsed = time.Since(start) - t.waited
@@ -181,6 +185,10 @@ func (r *runner) execute(ctx context.Context, t *task) (execResult, error) {
 		if attempt > n.Retry.Max || isFatal(err) || ctx.Err() != nil {
 			if ctx.Err() != nil && !isFatal(err) {
 				err = r.ctxError(ctx, ctx.Err())
+			}
+			if spent != (Usage{}) {
+				// The outermost usage is the total over every attempt.
+				err = &spentError{err: err, usage: spent}
 			}
 			return execResult{attempts: attempt, elapsed: time.Since(start) - t.waited}, err
 		}

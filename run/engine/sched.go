@@ -320,8 +320,12 @@ func (g *graphRun) finishFailed(ctx context.Context, gn *gnode, id string, err e
 	if cont {
 		data["continued"] = true
 	}
+	spent, _ := spentUsage(err)
+	if spent != (Usage{}) {
+		data["usage"] = spent
+	}
 	werr := g.seq.emit(gn.pos, pendingEvent{EvNodeFailed, id, data})
-	g.r.note(Update{Node: id, Type: n.Type, State: state, Detail: msg})
+	g.r.note(Update{Node: id, Type: n.Type, State: state, Detail: msg, Usage: spent})
 	if cont && werr == nil {
 		out := map[string]any{"error": err.Error()}
 		g.sc.setNode(n.ID, out)
