@@ -332,18 +332,3 @@ func (s *FileStore) syncDir(dir string) error {
 	}
 	return s.fs().SyncDir(dir)
 }
-
-// SyncDir fsyncs directory dir, making the creation, removal or renaming of
-// its entries durable. Exported for the run log, which follows the same
-// write discipline.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // FS is the narrow file-system seam under the store and the run log: every
@@ -62,7 +64,7 @@ func (OSFS) Rename(oldpath, newpath string) error      { return os.Rename(oldpat
 func (OSFS) Remove(name string) error                  { return os.Remove(name) }
 func (OSFS) Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, mode) }
 func (OSFS) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, perm) }
-func (OSFS) SyncDir(dir string) error                  { return SyncDir(dir) }
+func (OSFS) SyncDir(dir string) error                  { return fsutil.SyncDir(dir) }
 
 // wrapFile avoids returning a non-nil File interface holding a nil *os.File.
 func wrapFile(f *os.File, err error) (File, error) {
