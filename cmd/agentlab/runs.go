@@ -53,24 +53,17 @@ Examples:
 					return exitf(exitUsage, "runs list takes no run")
 				}
 				return runsList(w, d, format)
-			case "show":
+			case "show", "events":
 				arg := ""
 				if len(args) > 1 {
 					arg = args[1]
 				}
-				id, err := pickRun(d, arg)
+				id, err := pickRun(d, arg) // the latest run when none is named
 				if err != nil {
 					return err
 				}
-				return runsShow(w, d, id, format)
-			case "events":
-				arg := ""
-				if len(args) > 1 {
-					arg = args[1]
-				}
-				id, err := pickRun(d, arg)
-				if err != nil {
-					return err
+				if sub == "show" {
+					return runsShow(w, d, id, format)
 				}
 				return runsEvents(w, d, id, format)
 			}
