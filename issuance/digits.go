@@ -156,7 +156,10 @@ func (sc *scanner) digits(start, i int) int {
 }
 
 func isYear(d string) bool {
-	return len(d) == 4 && (d[0] == '1' && d[1] == '9' || d[0] == '2' && d[1] == '0' || d == "2100")
+	if len(d) != 4 || !isDigit(d[2]) || !isDigit(d[3]) {
+		return false
+	}
+	return d[0] == '1' && d[1] == '9' || d[0] == '2' && d[1] == '0' || d == "2100"
 }
 
 // digitDate recognises dates and times that start with the integer

@@ -186,6 +186,7 @@ var readCases = []struct{ in, want string }{
 	{"Nov 29, 2026", "Nov 29, 2026!date"},
 	{"November 2026", "November 2026!date"},
 	{"Nov. 29", "Nov. 29!date"},
+	{"Nov 5 20ab", "Nov 5!date"}, // a year is four digits: "20ab" is not one
 	{"29 Nov 2026", "29 Nov 2026!date"},
 	{"on 29 November", "29 November!date"},
 	{"March 3rd, 2026", "March 3rd, 2026!date"},
