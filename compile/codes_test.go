@@ -54,6 +54,8 @@ var codeCases = []codeCase{
 	{code: "E-SCHEMA-TOOL-NAME", want: "4:3", flow: "agentlab: 1\nname: t\ntools:\n  file_read: {description: d, command: [ls]}\nnodes: [{id: a, type: input}]\n"},
 	{code: "E-SCHEMA-TOOL-DECL", want: "4:36", flow: "agentlab: 1\nname: t\ntools:\n  t1: {description: d, http: {url: \"https://{{ args.h }}/\"}}\nnodes: [{id: a, type: input}]\n"},
 	{code: "E-SCHEMA-TOOL-EFFECT", want: "8:13", flow: "agentlab: 1\nname: t\ntools:\n  t1: {description: d, command: [ls]}\nnodes:\n  - id: a\n    type: agent\n    tools: [t1]\n    prompt: hi\n"},
+	{code: "E-SCHEMA-FORM-TYPE", want: "7:22", flow: hdr + "  - id: g\n    type: human\n    prompt: ok?\n    form: {n: {type: int}}\n"},
+	{code: "E-SCHEMA-FORM-ENUM", want: "7:40", flow: hdr + "  - id: g\n    type: human\n    prompt: ok?\n    form: {n: {type: number, enum: [1, x]}}\n"},
 	{code: "E-SCHEMA-EDGE", want: "6:5", flow: hdr + "  - {id: a, type: input}\nedges:\n  - a => b\n"},
 	{code: "E-SCHEMA-CARD-NOT-FOUND", want: "6:11", flow: hdr + "  - id: m\n    type: metrics\n    card: gmv@1\n"},
 	{code: "E-SCHEMA-CARD-VERSION", want: "6:11", flow: hdr + "  - id: m\n    type: metrics\n    card: gmv@3\n",

@@ -120,6 +120,8 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 			f.dec.errf(v.Get("claims"), "E-SCHEMA-REQUIRED", "add `judge: {model: …, max_sentences: …, max_cost_usd: …}`",
 				"report %q checks claims with a judge but has no `judge:` settings", n.id)
 		}
+	case "human":
+		f.checkForm(n)
 	case "tool":
 		if t := n.str("tool"); t != "" {
 			f.checkTool(v.Get("tool"), t, false)

@@ -95,8 +95,25 @@ func (f *flow) outputFields(n *nodeInfo) []string {
 		if names := f.metricNames(n); names != nil {
 			return names
 		}
+	case "human":
+		// run/engine execHuman; form only when the node declares one.
+		fields := []string{"decision", "approvals", "rejections", "decisions", "timed_out"}
+		if _, ok := n.fields["form"]; ok {
+			fields = append(fields, "form")
+		}
+		return fields
 	}
 	return nil
+}
+
+// subfields lists what is known of the objects inside a node's output:
+// the fields of a human node's form (nil: nothing).
+func subfields(n *nodeInfo) map[string][]string {
+	m, ok := n.fields["form"].(map[string]any)
+	if !ok || n.typ != "human" {
+		return nil
+	}
+	return map[string][]string{"form": sortedMapKeys(m)}
 }
 
 // snapshotFields are the fields of a snapshot object, the output of a
@@ -142,6 +159,12 @@ func (f *flow) scopeFor(s string, from int, r *strRef) expr.Scope {
 				sc.Nodes = map[string][]string{}
 			}
 			sc.Nodes[w] = f.outputFields(f.nodes[i])
+			if sub := subfields(f.nodes[i]); sub != nil {
+				if sc.Subfields == nil {
+					sc.Subfields = map[string]map[string][]string{}
+				}
+				sc.Subfields[w] = sub
+			}
 		}
 		if loopVars[w] {
 			if sc.Vars == nil {

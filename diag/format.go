@@ -96,7 +96,9 @@ func WriteText(w io.Writer, l List, opt TextOptions) error {
 			d.Message)
 		if ls := lines(d.File); d.Line >= 1 && d.Line <= len(ls) {
 			src := ls[d.Line-1]
-			if utf8.ValidString(src) && len(src) <= 400 {
+			// A NUL byte marks a binary file (a SQLite database starts with
+			// "SQLite format 3\x00"): its "line" is not worth showing.
+			if utf8.ValidString(src) && len(src) <= 400 && !strings.ContainsRune(src, 0) {
 				fmt.Fprintf(bw, "  %s\n", strings.ReplaceAll(src, "\t", " "))
 				if d.Col >= 1 && d.Col <= len(src)+1 {
 					// Columns are byte-based; pad with the display width of the prefix.

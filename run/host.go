@@ -164,11 +164,7 @@ func fetchConfig(baseDir string) (tools.FetchConfig, error) {
 	}
 	cfg, ds := tools.ParseFetchConfig(file, data)
 	if ds.HasErrors() {
-		var b strings.Builder
-		for _, d := range ds.Sorted() {
-			b.WriteString("\n  " + d.String() + "\n    fix: " + d.Fix)
-		}
-		return tools.FetchConfig{}, usage("the [http_fetch] table has mistakes:%s", b.String())
+		return tools.FetchConfig{}, configError("[http_fetch]", ds)
 	}
 	return cfg, nil
 }
@@ -207,7 +203,7 @@ func startMCP(ctx context.Context, rl *runlog.Run, baseDir string, p *plan.Plan,
 		}
 		specs, ds := mcp.LoadConfig(file)
 		if ds.HasErrors() {
-			return nil, usage("%v", ds)
+			return nil, configError("[mcp]", ds)
 		}
 		lists = append(lists, specs)
 	}
@@ -325,7 +321,7 @@ func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, erro
 	}
 	cfg, ds := permission.ParseConfig(file, data)
 	if cfg == nil {
-		return nil, usage("%s: %v", file, ds)
+		return nil, configError("[permissions]", ds)
 	}
 	p.cfg, p.file = *cfg, file
 	return p, nil

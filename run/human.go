@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/compile/form"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/permission"
 	"github.com/agentlab/agentlab/run/runlog"
@@ -35,12 +36,18 @@ type Interaction struct {
 
 // ApproveCommand is the command that records an approval of node.
 // A node inside a loop ("loop[2].gate") is quoted, so that a shell does
-// not read the brackets as a pattern.
-func ApproveCommand(runID, node string) string {
+// not read the brackets as a pattern. Each required field of the node's
+// form is given as `--field NAME=…`: the placeholder is to be replaced
+// with the value, and approve refuses it left as it is.
+func ApproveCommand(runID, node string, fm form.Form) string {
 	if strings.ContainsAny(node, "[]") {
 		node = "'" + node + "'"
 	}
-	return fmt.Sprintf("agentlab approve %s %s --decision approve", runID, node)
+	cmd := fmt.Sprintf("agentlab approve %s %s --decision approve", runID, node)
+	for _, f := range fm.Required() {
+		cmd += " --field " + f.Name + "=" + form.Placeholder
+	}
+	return cmd
 }
 
 // pause records a run that waits for people: the waiting list in run.json
@@ -48,7 +55,7 @@ func ApproveCommand(runID, node string) string {
 func pause(rl *runlog.Run, out *Outcome, res *engine.Result) (*Outcome, error) {
 	nodes := make([]string, 0, len(res.Waiting))
 	for _, w := range res.Waiting {
-		out.Waiting = append(out.Waiting, runlog.Waiting{Node: w.Node, Command: ApproveCommand(rl.ID(), w.Node)})
+		out.Waiting = append(out.Waiting, runlog.Waiting{Node: w.Node, Command: ApproveCommand(rl.ID(), w.Node, w.Form), Form: w.Form})
 		nodes = append(nodes, w.Node)
 	}
 	if _, err := rl.Append(EvRunWaiting, "", map[string]any{"nodes": nodes}); err != nil {
@@ -77,7 +84,12 @@ type ApproveOptions struct {
 	Answer  string
 	By      string
 	Comment string
-	Epoch   *time.Time
+	// Fields are the values of the node's form fields: a string is read
+	// as text of the field's type (--field NAME=VALUE), any other value
+	// must have the type already (--fields-file). An approval must fill
+	// every required field; a rejection need not fill any.
+	Fields map[string]any
+	Epoch  *time.Time
 }
 
 // ApproveResult says what was recorded and where the node stands.
@@ -91,6 +103,8 @@ type ApproveResult struct {
 	Approvals  int
 	Rejections int
 	Resume     string // the command that continues the run
+	// Form holds the typed values recorded with the decision (nil: none).
+	Form map[string]any
 }
 
 // Approve records one person's decision on a human node the run is
@@ -142,6 +156,15 @@ func Approve(o ApproveOptions) (*ApproveResult, error) {
 		}
 	}
 	d := engine.HumanDecision{By: by, Answer: strings.TrimSpace(o.Answer), Approved: engine.IsApproval(o.Answer), Comment: o.Comment}
+	// The form is checked before anything is written: a refused approval
+	// leaves the run exactly as it was.
+	vals, err := wd.Form.Check(o.Fields, d.Approved)
+	if err != nil {
+		return nil, formUsage(o.Node, d.Approved, err)
+	}
+	if len(vals) > 0 {
+		d.Form = vals
+	}
 	if _, err := rl.Append(engine.EvHumanDecided, o.Node, d); err != nil {
 		return nil, err
 	}
@@ -155,15 +178,34 @@ func Approve(o ApproveOptions) (*ApproveResult, error) {
 		return nil, err
 	}
 	return &ApproveResult{RunID: o.RunID, Node: o.Node, Approved: d.Approved, Verdict: tally.Verdict,
-		Approvals: tally.Approvals, Rejections: tally.Rejections, Resume: "agentlab resume " + o.RunID}, nil
+		Approvals: tally.Approvals, Rejections: tally.Rejections, Resume: "agentlab resume " + o.RunID, Form: d.Form}, nil
+}
+
+// formUsage turns a refused form into the usage error approve prints:
+// one sentence per problem, each naming the field and the fix.
+func formUsage(node string, approving bool, err error) error {
+	what := "rejection"
+	if approving {
+		what = "approval"
+	}
+	var fe *form.Error
+	if !errors.As(err, &fe) || len(fe.Problems) == 1 {
+		return usage("the %s of %q was not recorded: %v", what, node, err)
+	}
+	lines := make([]string, len(fe.Problems))
+	for i, p := range fe.Problems {
+		lines[i] = "  - " + p.Sentence
+	}
+	return usage("the %s of %q was not recorded:\n%s", what, node, strings.Join(lines, "\n"))
 }
 
 // waitingEvent is the part of human.waiting that approve checks.
 type waitingEvent struct {
-	Assignees []string `json:"assignees"`
-	Decision  string   `json:"decision"`
-	Deadline  string   `json:"deadline"`
-	OnTimeout string   `json:"on_timeout"`
+	Assignees []string  `json:"assignees"`
+	Decision  string    `json:"decision"`
+	Deadline  string    `json:"deadline"`
+	OnTimeout string    `json:"on_timeout"`
+	Form      form.Form `json:"form"`
 }
 
 // lastWaiting finds the first human.waiting event of node (the one whose

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
@@ -31,6 +32,9 @@ type ResumeOptions struct {
 	Observe  func(engine.Update)
 	// Interaction is how the run may involve the person at the terminal.
 	Interaction Interaction
+	// Warn, when set, receives the warnings found before any node runs
+	// again (see Options.Warn).
+	Warn func(diag.List)
 }
 
 // Resume continues a failed, cancelled or interrupted run. Nodes the
@@ -48,6 +52,9 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 			out.Tier, out.TierReasons = issuanceOf(snap.Events)
 		}
 		return out, err
+	}
+	if err := checkMachine(); err != nil {
+		return nil, err
 	}
 	rl, err := runlog.Open(o.DataDir, o.RunID)
 	if err != nil {
@@ -138,6 +145,9 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	prov, err := provider.New(cp.Provider, provider.Options{Seed: cp.Seed, Model: cp.Model, BaseDir: cp.BaseDir})
 	if err != nil {
 		return nil, &UsageError{err}
+	}
+	if l := scriptWarnings(p, prov); len(l) > 0 && o.Warn != nil {
+		o.Warn(l)
 	}
 	rec := rl.Record()
 	rec.Status = runlog.StatusRunning

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
@@ -81,6 +82,9 @@ type Options struct {
 	Started func(runID string)
 	// Interaction is how the run may involve the person at the terminal.
 	Interaction Interaction
+	// Warn, when set, receives the warnings found before any node runs
+	// (W-SCRIPT-NODE for a script provider); they never stop the run.
+	Warn func(diag.List)
 }
 
 // Outcome is how a run (or a resume) ended.
@@ -193,6 +197,12 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
 	if err != nil {
 		return nil, &UsageError{err}
+	}
+	if l := scriptWarnings(o.Plan, prov); len(l) > 0 && o.Warn != nil {
+		o.Warn(l)
+	}
+	if err := checkMachine(); err != nil {
+		return nil, err
 	}
 	id, err := RunID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind)
 	if err != nil {
@@ -389,29 +399,60 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 // withSourceDir makes the fix of a data file that cannot be opened name
 // the directory its path is relative to: the flow's, or the plan's when a
 // compiled plan is run (the plan keeps paths as the flow wrote them).
+// When the run comes from a flow file, a problem whose fix is in the flow
+// (a wrong path, kind, table or mask column) is placed at that field of
+// the flow's sources: entry, and a problem inside the data file says where
+// the flow declares it (see placeSourceDiag).
 func withSourceDir(err error, cp checkpoint) error {
 	var le *sources.LoadError
 	if !errors.As(err, &le) {
 		return err
 	}
+	fromPlan := isPlanFile(cp.Source)
 	what := "the flow file's directory"
-	if isPlanFile(cp.Source) {
+	if fromPlan {
 		what = "the plan file's directory"
 	}
 	if cp.BaseDir != "" {
 		what += " (" + cp.BaseDir + ")"
 	}
 	for i, d := range le.Diagnostics {
-		if d.Code != sources.CodeOpen {
-			continue
+		if d.Code == sources.CodeOpen {
+			fix := "check the path; it is relative to " + what
+			if fromPlan {
+				fix += "; keep the compiled plan next to its flow, or compile it with -o into the flow's directory"
+			}
+			le.Diagnostics[i].Fix = fix
 		}
-		fix := "check the path; it is relative to " + what
-		if isPlanFile(cp.Source) {
-			fix += "; keep the compiled plan next to its flow, or compile it with -o into the flow's directory"
+		if !fromPlan && cp.Source != "" {
+			le.Diagnostics[i] = placeSourceDiag(le.Diagnostics[i], cp.Source)
 		}
-		le.Diagnostics[i].Fix = fix
 	}
+	le.Diagnostics = le.Diagnostics.Sorted()
 	return err
+}
+
+// placeSourceDiag relates a source load diagnostic to the flow file. The
+// messages start with `source "<key>": `, which names the entry.
+func placeSourceDiag(d diag.Diagnostic, flowFile string) diag.Diagnostic {
+	var key string
+	if _, err := fmt.Sscanf(d.Message, "source %q:", &key); err != nil {
+		return d
+	}
+	field, inFlow := sources.DeclaredField(d.Code)
+	pos, ok := flowSourcePos(flowFile, key, field)
+	if !ok {
+		return d
+	}
+	if inFlow {
+		if d.File != "" && !strings.Contains(d.Message, d.File) {
+			d.Message += " (data file " + d.File + ")"
+		}
+		d.File, d.Line, d.Col = flowFile, pos.Line, pos.Col
+		return d
+	}
+	d.Message += fmt.Sprintf(" (declared at %s:%d:%d)", flowFile, pos.Line, pos.Col)
+	return d
 }
 
 // isPlanFile reports whether path holds a compiled plan rather than a flow,

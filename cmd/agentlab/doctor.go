@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/store"
@@ -35,6 +36,10 @@ type doctorFinding struct {
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
 	Command  string `json:"command,omitempty"`
+	// Diagnostic is set when the finding is a diagnostic of a file (a
+	// table of agentlab.toml): its file, line, column, code and fix, in the
+	// shape of the diagnostics JSON.
+	Diagnostic *diag.Diagnostic `json:"diagnostic,omitempty"`
 }
 
 // doctorResult is what a section reports. Status is derived from the
@@ -116,6 +121,14 @@ compares the artifacts with those the runs reference: missing and corrupt
 artifacts are errors, orphaned ones (referenced by no run) are warnings. Every
 run's event chain and seal are verified. Each finding comes with the command
 that investigates it.
+
+The config check reads every table of the agentlab.toml nearest the working
+directory ([permissions], [http_fetch], [mcp], [providers], [ptc]) and of the
+user's config.toml, including those a run reads only when it needs them
+([mcp] for a flow that names an MCP tool, [providers] for a remote provider),
+and reports each problem with its file, line, column, code and fix; in
+--format json each such finding also carries a "diagnostic" object. An
+AGENTLAB_SANDBOX value that names no backend is reported too.
 
 Exit codes: 0 healthy (warnings allowed), 1 problems found, 2 usage.
 
@@ -206,6 +219,9 @@ func printDoctor(w io.Writer, dir string, results []doctorResult, color bool) {
 		fmt.Fprintf(w, "%-8s %s  %s\n", r.Name, status(strings.ToUpper(r.Status)), paint(r.Summary))
 		for _, f := range r.Findings {
 			fmt.Fprintf(w, "  %s: %s\n", f.Severity, paint(f.Message))
+			if f.Diagnostic != nil && f.Diagnostic.Fix != "" {
+				fmt.Fprintf(w, "    fix: %s\n", f.Diagnostic.Fix)
+			}
 			if f.Command != "" {
 				fmt.Fprintf(w, "    → %s\n", f.Command)
 			}
@@ -230,28 +246,28 @@ func doctorRuns(env *doctorEnv) doctorResult {
 	for _, r := range runs {
 		verify := "agentlab verify " + shellQuote(filepath.Join(runlog.RunsDir(env.dataDir), r.id))
 		if r.err != nil {
-			fs = append(fs, doctorFinding{sevError, fmt.Sprintf("run %s cannot be read: %v", r.id, r.err), verify})
+			fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("run %s cannot be read: %v", r.id, r.err), Command: verify})
 			continue
 		}
 		s := r.snap
 		for _, p := range s.Problems {
-			fs = append(fs, doctorFinding{sevError, fmt.Sprintf("run %s: %s", r.id, p), verify})
+			fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("run %s: %s", r.id, p), Command: verify})
 		}
 		if s.Torn != nil {
-			fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("run %s: events.jsonl ends in an incomplete line (%d bytes at offset %d, an interrupted write); resuming the run sets it aside", r.id, s.Torn.Bytes, s.Torn.Offset), "agentlab resume " + r.id})
+			fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("run %s: events.jsonl ends in an incomplete line (%d bytes at offset %d, an interrupted write); resuming the run sets it aside", r.id, s.Torn.Bytes, s.Torn.Offset), Command: "agentlab resume " + r.id})
 		}
 		if s.Record.Status == runlog.StatusRunning {
 			if locked, _, err := runlog.Holder(env.dataDir, r.id); err == nil && !locked {
-				fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("run %s says it is running, but no process has it open: it was interrupted", r.id), "agentlab resume " + r.id})
+				fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("run %s says it is running, but no process has it open: it was interrupted", r.id), Command: "agentlab resume " + r.id})
 			}
 		}
 		if !s.HasRecord {
-			fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("run %s has no run.json (interrupted right after it was created)", r.id), "agentlab runs events " + r.id})
+			fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("run %s has no run.json (interrupted right after it was created)", r.id), Command: "agentlab runs events " + r.id})
 		}
 		if s.Record.Seal != "" && len(s.Problems) == 0 {
 			sealed++
 			if msg := checkRecordedSeal(r.id, s); msg != "" {
-				fs = append(fs, doctorFinding{sevError, fmt.Sprintf("run %s: %s", r.id, msg), verify})
+				fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("run %s: %s", r.id, msg), Command: verify})
 			}
 		}
 	}
@@ -326,7 +342,7 @@ func doctorStore(env *doctorEnv) doctorResult {
 	}
 	st, err := store.OpenFileStore(dir)
 	if err != nil {
-		return doctorResult{Summary: "cannot open the store", Findings: []doctorFinding{{sevError, err.Error(), "ls -ld " + shellQuote(dir)}}}
+		return doctorResult{Summary: "cannot open the store", Findings: []doctorFinding{{Severity: sevError, Message: err.Error(), Command: "ls -ld " + shellQuote(dir)}}}
 	}
 	// users maps each referenced artifact to the runs that reference it.
 	users := map[hashid.ID][]string{}
@@ -361,7 +377,7 @@ func doctorStore(env *doctorEnv) doctorResult {
 	}
 	rep, err := st.Check(referenced)
 	if err != nil {
-		return doctorResult{Summary: "cannot walk the store", Findings: []doctorFinding{{sevError, err.Error(), "ls -lR " + shellQuote(dir)}}}
+		return doctorResult{Summary: "cannot walk the store", Findings: []doctorFinding{{Severity: sevError, Message: err.Error(), Command: "ls -lR " + shellQuote(dir)}}}
 	}
 	runDir := func(id string) string { return filepath.Join(runlog.RunsDir(env.dataDir), id) }
 	usedBy := func(id hashid.ID) (string, string) {
@@ -377,27 +393,27 @@ func doctorStore(env *doctorEnv) doctorResult {
 		if cmd == "" {
 			cmd = "rm -f " + shellQuote(f.Path) // nothing depends on it
 		}
-		fs = append(fs, doctorFinding{sevError, fmt.Sprintf("artifact %s is corrupt (%s); %s", f.Blob, f.Message, who), cmd})
+		fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("artifact %s is corrupt (%s); %s", f.Blob, f.Message, who), Command: cmd})
 	}
 	for _, f := range rep.Unreadable {
-		fs = append(fs, doctorFinding{sevError, fmt.Sprintf("artifact %s cannot be read: %s", f.Blob, f.Message), "ls -l " + shellQuote(f.Path)})
+		fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("artifact %s cannot be read: %s", f.Blob, f.Message), Command: "ls -l " + shellQuote(f.Path)})
 	}
 	for _, f := range rep.Missing {
 		who, cmd := usedBy(f.ID)
-		fs = append(fs, doctorFinding{sevError, fmt.Sprintf("artifact %s is missing; %s", f.Blob, who), cmd})
+		fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("artifact %s is missing; %s", f.Blob, who), Command: cmd})
 	}
 	for _, f := range rep.Transient {
-		fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("artifact %s %s: suspect the disk or memory", f.Blob, f.Message), "agentlab doctor --data-dir " + shellQuote(env.dataDir)})
+		fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("artifact %s %s: suspect the disk or memory", f.Blob, f.Message), Command: "agentlab doctor --data-dir " + shellQuote(env.dataDir)})
 	}
 	for _, f := range rep.Stray {
 		cmd := "ls -l " + shellQuote(f.Path)
 		if strings.Contains(f.Message, "interrupted write") {
 			cmd = "rm -f " + shellQuote(f.Path)
 		}
-		fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("%s: %s", f.Path, f.Message), cmd})
+		fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("%s: %s", f.Path, f.Message), Command: cmd})
 	}
 	for _, f := range rep.Orphans {
-		fs = append(fs, doctorFinding{sevWarning, fmt.Sprintf("artifact %s is referenced by no run (left by an interrupted run; safe to delete)", f.Blob), "rm -f " + shellQuote(f.Path)})
+		fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("artifact %s is referenced by no run (left by an interrupted run; safe to delete)", f.Blob), Command: "rm -f " + shellQuote(f.Path)})
 	}
 	sum := fmt.Sprintf("%s, %s, all re-hashed", plural(rep.Blobs, "artifact"), humanBytes(rep.Bytes))
 	if !complete {

@@ -32,6 +32,9 @@ func sandboxResult(info sandbox.Info) doctorResult {
 	}
 	if info.Err != nil {
 		fs = append(fs, doctorFinding{Severity: sevError, Message: info.Err.Error(), Command: "unset " + sandbox.EnvBackend})
+		if !info.Forced { // a value that names no backend (sandbox.ParseBackend)
+			return doctorResult{Summary: sandbox.EnvBackend + " names no backend: run and resume refuse to start", Findings: fs}
+		}
 		return doctorResult{Summary: fmt.Sprintf("%s (%s) cannot run: code nodes will fail", info.Chosen, how), Findings: fs}
 	}
 	if !info.Isolated() {

@@ -24,6 +24,8 @@ func TestSandboxResult(t *testing.T) {
 			sevWarning, "forced by AGENTLAB_SANDBOX=process"},
 		{"bwrap forced, broken", sandbox.Info{Chosen: sandbox.Bwrap, Forced: true, Available: []sandbox.Backend{sandbox.Process}, Reasons: reasons, Err: errors.New("AGENTLAB_SANDBOX=bwrap, but bwrap cannot run here")},
 			sevError, "bwrap (forced by AGENTLAB_SANDBOX=bwrap) cannot run"},
+		{"no such backend", sandbox.Info{Chosen: sandbox.Process, Available: []sandbox.Backend{sandbox.Process}, Reasons: reasons, Err: errors.New(`AGENTLAB_SANDBOX="docker" is not a backend`)},
+			sevError, "AGENTLAB_SANDBOX names no backend: run and resume refuse to start"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

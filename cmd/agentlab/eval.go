@@ -173,6 +173,7 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 			vs[i].Provider = f.provider
 		}
 	}
+	warnScripts(cmd, p, vs, f.provider, filepath.Dir(path))
 	cases, qs, _ := eval.Cases(&opts)
 	est := eval.EstimateCost(p, vs, len(qs))
 	if !global.quiet || f.estimate {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentlab/agentlab/compile/form"
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/permission"
@@ -62,6 +63,12 @@ func askHuman(w io.Writer, in *bufio.Reader, q engine.HumanQuestion) (engine.Hum
 	if err != nil {
 		return engine.HumanDecision{}, err
 	}
+	var vals map[string]any
+	if engine.IsApproval(ans) && len(q.Form) > 0 {
+		if vals, err = askForm(w, read, q.Form); err != nil {
+			return engine.HumanDecision{}, err
+		}
+	}
 	by := os.Getenv("USER")
 	if len(q.Assignees) > 0 {
 		if by, err = read(fmt.Sprintf("your name (one of %s) > ", strings.Join(q.Assignees, ", "))); err != nil {
@@ -75,7 +82,45 @@ func askHuman(w io.Writer, in *bufio.Reader, q engine.HumanQuestion) (engine.Hum
 	if err != nil {
 		return engine.HumanDecision{}, err
 	}
-	return engine.HumanDecision{By: by, Answer: ans, Comment: comment}, nil
+	return engine.HumanDecision{By: by, Answer: ans, Comment: comment, Form: vals}, nil
+}
+
+// askForm reads the fields of an approval's form, one prompt each; an
+// empty answer leaves an optional field empty, a value that does not fit
+// is asked again (a few times, then the prompt gives up rather than loop
+// on a closed or scripted input).
+func askForm(w io.Writer, read func(string) (string, error), fm form.Form) (map[string]any, error) {
+	vals := map[string]any{}
+	for _, f := range fm {
+		label := f.Name + " (" + f.Hint()
+		if f.Description != "" {
+			label += "; " + f.Description
+		}
+		label += ") > "
+		for try := 0; ; try++ {
+			if try == 3 {
+				return nil, fmt.Errorf("no valid value for form field %q after 3 tries", f.Name)
+			}
+			ans, err := read(label)
+			if err != nil {
+				return nil, err
+			}
+			if ans == "" && !f.Required {
+				break
+			}
+			v, err := f.Value(ans)
+			if err == nil && f.Required && strings.TrimSpace(ans) == "" {
+				err = fmt.Errorf("form field %q is required to approve; type its value", f.Name)
+			}
+			if err != nil {
+				fmt.Fprintln(w, err)
+				continue
+			}
+			vals[f.Name] = v
+			break
+		}
+	}
+	return vals, nil
 }
 
 // pausedPrompter stops the live progress view while a permission question
@@ -105,12 +150,43 @@ func (p *progress) paused(f func() error) error {
 	return err
 }
 
-// printWaiting tells how to decide each human node a run paused at.
+// printWaiting tells how to decide each human node a run paused at, and
+// lists the fields of its form.
 func printWaiting(w io.Writer, o *run.Outcome) {
 	for _, x := range o.Waiting {
 		fmt.Fprintf(w, "waiting at %s; decide with:\n  %s\n", x.Node, x.Command)
+		printForm(w, x.Form)
 	}
 	if len(o.Waiting) > 0 {
 		fmt.Fprintf(w, "then continue with:\n  agentlab resume %s\n", o.RunID)
+	}
+}
+
+// printForm lists the fields an approval fills, one a line:
+//
+//	form (fill with --field NAME=VALUE; required to approve: ticket):
+//	  ticket  string, required  the change ticket
+//	  risk    string: low|high
+func printForm(w io.Writer, fm form.Form) {
+	if len(fm) == 0 {
+		return
+	}
+	var req []string
+	for _, f := range fm.Required() {
+		req = append(req, f.Name)
+	}
+	head := "form (fill with --field NAME=VALUE"
+	if len(req) > 0 {
+		head += "; required to approve: " + strings.Join(req, ", ")
+	}
+	fmt.Fprintln(w, head+"):")
+	wName, wHint := 0, 0
+	for _, f := range fm {
+		wName = max(wName, len(f.Name))
+		wHint = max(wHint, len([]rune(f.Hint())))
+	}
+	for _, f := range fm {
+		line := fmt.Sprintf("  %-*s  %-*s  %s", wName, f.Name, wHint, f.Hint(), f.Description)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
 	}
 }

@@ -3,11 +3,20 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/agentlab/agentlab/compile/form"
 	"github.com/agentlab/agentlab/run/engine"
 )
+
+// gateForm is a form with a required text, an enum and an optional number.
+var gateForm = form.Form{
+	{Name: "amount", Type: form.Number},
+	{Name: "risk", Type: form.String, Enum: []any{"low", "high"}},
+	{Name: "ticket", Type: form.String, Required: true, Description: "the change ticket"},
+}
 
 // TestAskHuman drives the inline question of a human node as a person at
 // a terminal would answer it.
@@ -24,6 +33,14 @@ func TestAskHuman(t *testing.T) {
 			engine.HumanDecision{By: "ann", Answer: "sure"}, false},
 		{"no assignees: the user", "同意\n\n", engine.HumanQuestion{Node: "gate", Prompt: "Ship?"},
 			engine.HumanDecision{By: "tester", Answer: "同意"}, true},
+		// amount left empty, risk asked again after a value off the enum,
+		// ticket asked again after a blank answer.
+		{"approval fills the form", "approve\n\nmedium\nlow\n \nOPS-12\nok\n", engine.HumanQuestion{Node: "gate", Prompt: "Ship?", Form: gateForm},
+			engine.HumanDecision{By: "tester", Answer: "approve", Comment: "ok", Form: map[string]any{"risk": "low", "ticket": "OPS-12"}}, true},
+		{"a number is typed", "y\n12.5\n\nT-1\n\n", engine.HumanQuestion{Node: "gate", Prompt: "Ship?", Form: gateForm},
+			engine.HumanDecision{By: "tester", Answer: "y", Form: map[string]any{"amount": 12.5, "ticket": "T-1"}}, true},
+		{"a rejection asks no form", "no\nnot now\n", engine.HumanQuestion{Node: "gate", Prompt: "Ship?", Form: gateForm},
+			engine.HumanDecision{By: "tester", Answer: "no", Comment: "not now"}, false},
 	}
 	t.Setenv("USER", "tester")
 	for _, tc := range tests {
@@ -33,7 +50,7 @@ func TestAskHuman(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got != tc.want || engine.IsApproval(got.Answer) != tc.approved {
+			if !reflect.DeepEqual(got, tc.want) || engine.IsApproval(got.Answer) != tc.approved {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 			if !strings.Contains(out.String(), "decision needed: gate") || !strings.Contains(out.String(), "Ship?") {
@@ -43,5 +60,28 @@ func TestAskHuman(t *testing.T) {
 	}
 	if _, err := askHuman(&bytes.Buffer{}, bufio.NewReader(strings.NewReader("")), engine.HumanQuestion{Node: "g"}); err == nil {
 		t.Error("an empty stdin gave a decision")
+	}
+	// A required field never answered ends the prompt instead of looping.
+	_, err := askHuman(&bytes.Buffer{}, bufio.NewReader(strings.NewReader("yes\n\n\n\n\n\n\n")), engine.HumanQuestion{Node: "g", Form: gateForm})
+	if err == nil || !strings.Contains(err.Error(), `form field "ticket"`) {
+		t.Errorf("an unanswered required field: err = %v", err)
+	}
+}
+
+// TestPrintForm checks the list of fields shown when a run waits.
+func TestPrintForm(t *testing.T) {
+	var b bytes.Buffer
+	printForm(&b, gateForm)
+	want := "form (fill with --field NAME=VALUE; required to approve: ticket):\n" +
+		"  amount  number\n" +
+		"  risk    string: low|high\n" +
+		"  ticket  string, required  the change ticket\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	printForm(&b, nil)
+	if b.Len() != 0 {
+		t.Errorf("a node without a form printed %q", b.String())
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -39,8 +38,10 @@ set is a JSON file in one of two shapes:
 
 A metric with "format": "percent" holds a ratio, so 8.7% matches 0.087. The
 verdict is data, not failure: the command exits 0 whatever the tier, and 2 when
-the usage is wrong or the metrics file cannot be read. The reading rules are in
-docs/issuance.md.
+the usage is wrong or the metrics file cannot be read. A metrics file that
+cannot be read or parsed is reported as a diagnostic (file:line:col, code,
+fix); with --format json as {"diagnostics":[…],"errors":N,"warnings":N} on
+stdout. The reading rules are in docs/issuance.md.
 
 Examples:
   agentlab issuance --metrics metrics.json "GMV rose 8.7% to 1,234.5 yuan"
@@ -54,14 +55,15 @@ Examples:
 			if metricsFile == "" {
 				return exitf(exitUsage, "--metrics FILE is required\nRun 'agentlab issuance --help' for usage.")
 			}
-			data, err := os.ReadFile(metricsFile)
-			if err != nil {
-				return exitf(exitUsage, "cannot read metrics file: %v\n  fix: check the path given to --metrics", err)
-			}
-			metrics, err := issuance.ParseMetrics(metricsFile, data)
+			metrics, err := issuance.LoadMetrics(metricsFile)
 			if err != nil {
 				var d diag.Diagnostic
-				if errors.As(err, &d) && d.Fix != "" {
+				switch {
+				case errors.As(err, &d) && format == "json":
+					// The JSON diagnostics shape of DESIGN §2 on stdout,
+					// so that a pipeline reading JSON gets JSON.
+					return writeDiagnostics(cmd.OutOrStdout(), cmd.ErrOrStderr(), format, diag.List{d}, exitUsage, "")
+				case errors.As(err, &d) && d.Fix != "":
 					return exitf(exitUsage, "%s\n  fix: %s", d, d.Fix)
 				}
 				return exitf(exitUsage, "%v", err)

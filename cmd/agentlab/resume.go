@@ -74,10 +74,10 @@ Examples:
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			prog := newProgress(global.quiet)
-			out, err := run.Resume(ctx, run.ResumeOptions{DataDir: d, RunID: id, Plan: p, PlanHash: h, Parallel: parallel, Epoch: epoch, Observe: prog.observe, Interaction: interaction(yes, inline, prog)})
+			out, err := run.Resume(ctx, run.ResumeOptions{DataDir: d, RunID: id, Plan: p, PlanHash: h, Parallel: parallel, Epoch: epoch, Observe: prog.observe, Interaction: interaction(yes, inline, prog), Warn: printWarnings(cmd)})
 			prog.close()
 			if err != nil {
-				return runError(err)
+				return runError(cmd, format, err)
 			}
 			if !out.Finished {
 				exportEvidence(d, out, key)

@@ -160,7 +160,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, Kind: kind,
 		Inputs: inputs, Provider: f.provider, Model: f.model, Seed: f.seed, Actor: actor,
 		Origin: origin, Parallel: f.parallel, OutDir: f.out, Epoch: epoch, Observe: prog.observe,
-		Interaction: interaction(f.yes, f.inline, prog),
+		Interaction: interaction(f.yes, f.inline, prog), Warn: printWarnings(cmd),
 		Started: func(id string) {
 			if !global.quiet {
 				fmt.Fprintf(os.Stderr, "run %s started (plan %s)\n", id, hash.String()[:15])
@@ -169,7 +169,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	})
 	prog.close()
 	if err != nil {
-		return runError(err)
+		return runError(cmd, f.format, err)
 	}
 	exportEvidence(dataDir(f.dataDir), out, key)
 	return report(cmd.OutOrStdout(), f.format, p.Tier, out)
@@ -230,8 +230,18 @@ func readInputs(file string, pairs []string) (map[string]any, error) {
 	return in, nil
 }
 
-// runError maps a run/resume error to an exit code.
-func runError(err error) error {
+// runError maps a run/resume error to an exit code. An error that carries
+// diagnostics (agentlab.toml tables, data sources) is printed through the
+// diagnostics printer, as JSON on stdout with --format json.
+func runError(cmd *cobra.Command, format string, err error) error {
+	if l, ok := diagnosticsOf(err); ok && len(l) > 0 {
+		code := exitFailed
+		if ue := (*run.UsageError)(nil); errors.As(err, &ue) {
+			code = exitUsage
+		}
+		return writeDiagnostics(cmd.OutOrStdout(), cmd.ErrOrStderr(), format, l, code,
+			"refused before any node ran; fix the problems above and try again")
+	}
 	var ue *run.UsageError
 	var le *runlog.LockedError
 	switch {

@@ -182,6 +182,12 @@ func runsShow(w io.Writer, dir, id, format string) error {
 	if len(snap.Problems) > 0 {
 		fmt.Fprintf(w, "problems: %d (agentlab verify %s)\n", len(snap.Problems), snap.Dir)
 	}
+	if r.Status == runlog.StatusWaiting {
+		for _, x := range r.Waiting {
+			fmt.Fprintf(w, "waiting at %s; decide with:\n  %s\n", x.Node, x.Command)
+			printForm(w, x.Form)
+		}
+	}
 	if len(nodes) > 0 {
 		t := tablewriter.NewWriter(w)
 		t.Header("node", "status", "detail")

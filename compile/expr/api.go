@@ -39,6 +39,10 @@ type Scope struct {
 	// Nodes maps every node id that has finished before this point to the
 	// fields its output object has; a nil slice means "any field".
 	Nodes map[string][]string
+	// Subfields maps a node id of Nodes and one of its output fields to
+	// the fields of that field's object, when they are known (the form of
+	// a human node: nodes.gate.form.ticket); absent means "any field".
+	Subfields map[string]map[string][]string
 	// Vars are the variables assigned (assign_to, collect) upstream.
 	Vars map[string]bool
 	// Metrics are the metric names visible to a metric expression.

@@ -93,6 +93,7 @@ func CheckPath(family string, segs []PathSeg, sc Scope) []Issue {
 		f := segs[2]
 		for _, have := range fields {
 			if have == f.Name {
+				checkSubfield(next.Name, f.Name, segs[3:], sc, add)
 				return out
 			}
 		}
@@ -109,6 +110,25 @@ func CheckPath(family string, segs []PathSeg, sc Scope) []Issue {
 		add(root, "NAME", rootFix(root.Name, sc), "unknown name %s", quote(root.Name))
 	}
 	return out
+}
+
+// checkSubfield checks the step after nodes.<id>.<field> when the scope
+// knows the fields of that object (a human node's form).
+func checkSubfield(id, field string, rest []PathSeg, sc Scope, add func(PathSeg, string, string, string, ...any)) {
+	subs, known := sc.Subfields[id][field]
+	if !known || len(rest) == 0 || !rest[0].Static || rest[0].Index {
+		return
+	}
+	s := rest[0]
+	for _, have := range subs {
+		if have == s.Name {
+			return
+		}
+	}
+	sorted := append([]string(nil), subs...)
+	sort.Strings(sorted)
+	add(s, "FIELD", fixFor(s.Name, sorted, "its "+field+" has: "+listOf(sorted)),
+		"the %s of node %s has no field %s", field, quote(id), quote(s.Name))
 }
 
 // fixFor prefers a did-you-mean over the general advice.

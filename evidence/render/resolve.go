@@ -63,7 +63,9 @@ func (d *Doc) resolve(r *Report) []Part {
 		bad[e.Start] = e.Message
 	}
 	var parts []Part
-	for _, sg := range segs {
+	// The spaces a dropped see marker would strand are not shown; their
+	// bytes, like the marker's, are a gap verify.js accepts (seeGapOK).
+	for _, sg := range marker.TrimSee(segs) {
 		if sg.Marker == nil {
 			end := sg.Start + len(sg.Text)
 			if msg, ok := bad[sg.Start]; ok {

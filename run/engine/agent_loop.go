@@ -92,9 +92,11 @@ func (l *loop) say(text string) {
 // (each checked by the permission checker first), feed the results back,
 // and stop on an answer or on the first guardrail that trips. Every stop
 // is an agent.stopped event with a sentence. An error is a model or store
-// failure, or an answer that does not match the output schema.
-func (t *task) runLoop(ctx context.Context, s loopSpec) (loopResult, error) {
+// failure, or an answer that does not match the output schema; the result
+// then still holds the usage of the calls made, which were paid for.
+func (t *task) runLoop(ctx context.Context, s loopSpec) (res loopResult, err error) {
 	l := &loop{t: t, s: s, warned: map[string]bool{}, seen: map[string][2]string{}, facts: map[hashid.ID]bool{}}
+	defer func() { res.usage = l.usage }()
 	l.msgs = []Message{{Role: "user", Content: s.prompt}}
 	L := s.limits
 	noProgress := 0

@@ -64,7 +64,7 @@ func execAgent(ctx context.Context, t *task) (any, effects, error) {
 		onToken: func(tok string) { t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok}) },
 	})
 	if err != nil {
-		return nil, effects{}, err
+		return nil, effects{}, withUsage(err, res.usage)
 	}
 	out := map[string]any{
 		"text": res.text, "model": res.model, "usage": res.usage, "steps": res.steps, "tool_calls": res.calls,
@@ -86,7 +86,7 @@ func execAgent(ctx context.Context, t *task) (any, effects, error) {
 		}
 		out["json"] = v
 	} else if strings.TrimSpace(res.text) == "" {
-		return nil, effects{}, fmt.Errorf("node %q: the agent stopped without an answer: %s", t.id, res.sentence)
+		return nil, effects{}, withUsage(fmt.Errorf("node %q: the agent stopped without an answer: %s", t.id, res.sentence), res.usage)
 	}
 	return out, effects{}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/agentlab/agentlab/compile/form"
 )
 
 func init() { registerExecutor("human", executor{leaf: true, run: execHuman}) }
@@ -37,8 +39,11 @@ func (e *rejectedError) Error() string { return e.msg }
 // escalates (records human.escalated and keeps waiting). Nothing — not
 // --yes, not a timeout — ever approves: only an explicit approval does.
 //
-// Output: {decision, approvals, rejections, decisions, timed_out?}; port
-// approve or reject. A rejection with no reject edge cancels the run.
+// Output: {decision, approvals, rejections, decisions, timed_out?, form?};
+// port approve or reject. With a `form:`, output.form holds every declared
+// field, filled from the decisive decision (nil where it left a field
+// empty), and each entry of decisions its own submitted values. A
+// rejection with no reject edge cancels the run.
 func execHuman(ctx context.Context, t *task) (any, effects, error) {
 	n := t.node
 	h := &t.r.cfg.Host
@@ -54,12 +59,18 @@ func execHuman(ctx context.Context, t *task) (any, effects, error) {
 		return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
 	}
 	assignees := strList(n.Spec["assignees"])
+	fm, err := form.FromSpec(n.Spec["form"])
+	if err != nil {
+		return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
+	}
 	prior := t.r.prior.humanState(t.id)
 	var decisions []HumanDecision
 	var since, deadline time.Time
 	escalated := false
 	if prior != nil {
-		decisions = append(decisions, prior.decisions...)
+		for _, d := range prior.decisions {
+			decisions = append(decisions, checkDecisionForm(fm, d))
+		}
 		escalated = prior.escalated
 	}
 	if prior != nil && prior.waiting {
@@ -69,7 +80,7 @@ func execHuman(ctx context.Context, t *task) (any, effects, error) {
 		if deadline, err = ParseDeadline(n.Str("deadline"), since); err != nil {
 			return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
 		}
-		wd := waitingData{Prompt: prompt, Assignees: assignees, Decision: mode, Since: since.Format(time.RFC3339Nano), OnTimeout: n.Str("on_timeout")}
+		wd := waitingData{Prompt: prompt, Assignees: assignees, Decision: mode, Since: since.Format(time.RFC3339Nano), OnTimeout: n.Str("on_timeout"), Form: fm}
 		if !deadline.IsZero() {
 			wd.Deadline = deadline.Format(time.RFC3339Nano)
 		}
@@ -82,11 +93,16 @@ func execHuman(ctx context.Context, t *task) (any, effects, error) {
 		return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
 	}
 	if tally.Verdict == VerdictPending && h.Ask != nil {
-		d, err := h.Ask(ctx, HumanQuestion{Node: t.id, Prompt: prompt, Assignees: assignees, Decision: mode})
+		d, err := h.Ask(ctx, HumanQuestion{Node: t.id, Prompt: prompt, Assignees: assignees, Decision: mode, Form: fm})
 		if err != nil {
 			return nil, effects{}, fmt.Errorf("node %q: the inline prompt failed: %v", t.id, err)
 		}
 		d.Approved = IsApproval(d.Answer)
+		vals, err := fm.Check(d.Form, d.Approved)
+		if err != nil {
+			return nil, effects{}, fmt.Errorf("node %q: the inline answer does not fill the form: %v", t.id, err)
+		}
+		d.Form = nilIfEmpty(vals)
 		if err := t.emit(pendingEvent{EvHumanDecided, t.id, d}); err != nil {
 			return nil, effects{}, err
 		}
@@ -111,7 +127,7 @@ func execHuman(ctx context.Context, t *task) (any, effects, error) {
 		}
 	}
 	if tally.Verdict == VerdictPending {
-		w := Waiting{Node: t.id, Prompt: prompt, Assignees: assignees, Decision: mode, Escalated: escalated,
+		w := Waiting{Node: t.id, Prompt: prompt, Assignees: assignees, Decision: mode, Escalated: escalated, Form: fm,
 			Approvals: tally.Approvals, Rejections: tally.Rejections}
 		if !deadline.IsZero() {
 			w.Deadline = deadline.Format(time.RFC3339)
@@ -124,9 +140,19 @@ func execHuman(ctx context.Context, t *task) (any, effects, error) {
 		if d.Comment != "" {
 			m["comment"] = d.Comment
 		}
+		if len(d.Form) > 0 {
+			m["form"] = d.Form
+		}
 		list[i] = m
 	}
 	out := map[string]any{"decision": tally.Verdict, "approvals": tally.Approvals, "rejections": tally.Rejections, "decisions": list}
+	if fm != nil {
+		var vals map[string]any
+		if d := decisive(mode, assignees, tally); d != nil {
+			vals = d.Form
+		}
+		out["form"] = fm.Output(vals)
+	}
 	if timedOut {
 		out["timed_out"] = true
 	}
@@ -138,6 +164,56 @@ func execHuman(ctx context.Context, t *task) (any, effects, error) {
 		return nil, effects{}, &rejectedError{fmt.Sprintf("human node %q %s and has no reject edge, so the run is cancelled; add an edge %s.reject -> NODE to handle a rejection", t.id, why, n.ID)}
 	}
 	return out, effects{port: tally.Verdict}, nil
+}
+
+// checkDecisionForm judges a recorded decision against the node's form
+// again, as the answer is judged again: an approval whose values do not
+// fill the form (an event edited by hand, a plan changed under the run)
+// does not approve. `agentlab approve` refuses such approvals before
+// recording them, so this is a guard, not the place where people learn
+// what is missing.
+func checkDecisionForm(fm form.Form, d HumanDecision) HumanDecision {
+	vals, err := fm.Check(d.Form, d.Approved)
+	if err != nil {
+		d.Approved = false
+		d.Form = nil
+		if d.Comment != "" {
+			d.Comment += "; "
+		}
+		d.Comment += "counted as a rejection: " + err.Error()
+		return d
+	}
+	d.Form = nilIfEmpty(vals)
+	return d
+}
+
+// decisive is the decision whose form values the node's output carries:
+// the one that decided (the first one counted under decision: any), or
+// else the latest counted decision that agrees with the verdict. A
+// timed-out node has none.
+func decisive(mode string, assignees []string, t Tally) *HumanDecision {
+	if len(t.Counted) == 0 || t.Verdict == VerdictPending {
+		return nil
+	}
+	if m, _, _ := ParseDecisionMode(mode); m == "any" || (m == "all" && len(assignees) == 0) {
+		if verdictOf(t.Counted[0].Approved) == t.Verdict {
+			return &t.Counted[0]
+		}
+		return nil
+	}
+	for i := len(t.Counted) - 1; i >= 0; i-- {
+		if verdictOf(t.Counted[i].Approved) == t.Verdict {
+			return &t.Counted[i]
+		}
+	}
+	return nil
+}
+
+func nilIfEmpty(m map[string]any) map[string]any {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
 // hasPortEdge reports whether an edge leaves node id through port.

@@ -63,7 +63,7 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 			t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok})
 		})
 		if err != nil {
-			return nil, effects{}, fmt.Errorf("node %q: the model call failed: %v", t.id, err)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: the model call failed: %v", t.id, err), usage)
 		}
 		attempts++
 		usage = addUsage(usage, resp.Usage)
@@ -85,15 +85,15 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		}
 		jv, ju, err := t.judge(ctx, text, c, cl, writer, shown)
 		if err != nil {
-			return nil, effects{}, err
+			return nil, effects{}, withUsage(err, addUsage(usage, ju))
 		}
 		usage = addUsage(usage, ju)
 		vs = append(vs, jv...)
 		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Start < vs[j].Start })
 	}
 	if len(vs) > 0 && n.Str("on_violation") != "mark" {
-		return nil, effects{}, fmt.Errorf("node %q: the report still breaks the citation rules after %d attempt(s) (max_repairs: %d):\n%s(set on_violation: mark to keep it with the violations marked, or raise max_repairs)",
-			t.id, attempts, maxRepairs, describeViolations(text, vs))
+		return nil, effects{}, withUsage(fmt.Errorf("node %q: the report still breaks the citation rules after %d attempt(s) (max_repairs: %d):\n%s(set on_violation: mark to keep it with the violations marked, or raise max_repairs)",
+			t.id, attempts, maxRepairs, describeViolations(text, vs)), usage)
 	}
 	art := evidence.ReportArtifact{Node: t.id, Source: text, Attempts: attempts, Violations: vs, Claims: cl}
 	id, err := storeJSON(t, art)

@@ -118,7 +118,7 @@ func execSupervisor(ctx context.Context, t *task) (any, effects, error) {
 			System: system, Messages: append([]Message(nil), msgs...), Tools: tools, Seed: t.r.cfg.Seed,
 		}, func(tok string) { t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok}) })
 		if err != nil {
-			return nil, effects{}, fmt.Errorf("node %q: the coordinator's model call failed in round %d: %v", t.id, round, err)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: the coordinator's model call failed in round %d: %v", t.id, round, err), usage)
 		}
 		model = resp.Model
 		usage = usage.plus(resp.Usage)
@@ -129,7 +129,7 @@ func execSupervisor(ctx context.Context, t *task) (any, effects, error) {
 		msgs = append(msgs, Message{Role: "assistant", Content: resp.Text, ToolCalls: calls})
 		if len(calls) == 0 {
 			if strings.TrimSpace(resp.Text) == "" {
-				return nil, effects{}, fmt.Errorf("node %q: the coordinator ended without an answer", t.id)
+				return nil, effects{}, withUsage(fmt.Errorf("node %q: the coordinator ended without an answer", t.id), usage)
 			}
 			out := map[string]any{"text": resp.Text, "model": model, "usage": usage, "rounds": rounds, "assignments": assignments, "snapshots": nonNil(snaps)}
 			if assignments == nil {

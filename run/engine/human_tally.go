@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentlab/agentlab/compile/form"
 )
 
 // approvalWords are the only answers that approve a human node, compared
@@ -28,6 +30,9 @@ type HumanDecision struct {
 	Answer   string `json:"answer"`
 	Approved bool   `json:"approved"`
 	Comment  string `json:"comment,omitempty"`
+	// Form holds the values of the node's form fields this person
+	// submitted (package compile/form), typed: string, float64 or bool.
+	Form map[string]any `json:"form,omitempty"`
 }
 
 // HumanQuestion is what an inline prompt shows.
@@ -36,6 +41,8 @@ type HumanQuestion struct {
 	Prompt    string
 	Assignees []string
 	Decision  string
+	// Form lists the fields to fill when approving (nil: none).
+	Form form.Form
 }
 
 // Waiting is one human node a run paused at.
@@ -46,6 +53,8 @@ type Waiting struct {
 	Decision  string   `json:"decision"`
 	Deadline  string   `json:"deadline,omitempty"`
 	Escalated bool     `json:"escalated,omitempty"`
+	// Form lists the fields an approval fills (nil: the node has no form).
+	Form form.Form `json:"form,omitempty"`
 	// Approvals and Rejections count the decisions recorded so far.
 	Approvals  int `json:"approvals"`
 	Rejections int `json:"rejections"`

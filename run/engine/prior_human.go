@@ -3,16 +3,18 @@ package engine
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/agentlab/agentlab/compile/form"
 )
 
 // Events of human nodes.
 const (
 	// EvHumanWaiting: a human node started waiting ({prompt, assignees,
-	// decision, since, deadline?}). Written once per node; a resumed run
+	// decision, since, deadline?, form?}). Written once per node; a resumed run
 	// keeps the first one's deadline.
 	EvHumanWaiting = "human.waiting"
 	// EvHumanDecided: one person's decision ({by, answer, approved,
-	// comment?}), written by `agentlab approve` or an inline prompt.
+	// comment?, form?}), written by `agentlab approve` or an inline prompt.
 	EvHumanDecided = "human.decided"
 	// EvHumanEscalated: the deadline passed with on_timeout: escalate.
 	EvHumanEscalated = "human.escalated"
@@ -41,6 +43,9 @@ type waitingData struct {
 	Since     string   `json:"since"`
 	Deadline  string   `json:"deadline,omitempty"`
 	OnTimeout string   `json:"on_timeout,omitempty"`
+	// Form is the node's form, so that `agentlab approve` checks the
+	// submitted values against what this run waits for, without the plan.
+	Form form.Form `json:"form,omitempty"`
 }
 
 func (p *Prior) addHuman(ev RecordedEvent) error {

@@ -216,6 +216,13 @@ func listOrNone(s []string) string {
 // written.
 func fill(text string, c *citable) string {
 	segs, _ := marker.Parse(text)
+	for i, sg := range segs {
+		if m := sg.Marker; m != nil && m.Kind == marker.See && c.resolve(m) != "" {
+			// kept as written below: text, not a marker that goes away
+			segs[i] = marker.Segment{Text: m.Raw, Start: sg.Start}
+		}
+	}
+	segs = marker.TrimSee(segs) // no space left stranded before punctuation
 	var b strings.Builder
 	for _, sg := range segs {
 		if sg.Marker == nil {

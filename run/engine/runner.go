@@ -173,10 +173,12 @@ func (r *runner) execute(ctx context.Context, t *task) (execResult, error) {
 	for attempt := 1; ; attempt++ {
 		t.attempt = attempt
 		out, eff, err := r.attempt(ctx, t, ex)
-		if u, ok := spentUsage(err); ok {
-			spent = addUsage(spent, u)
-		}
+		paid, _ := spentUsage(err)
+		spent = addUsage(spent, paid)
 		if err == nil {
+			// The node's usage is what all its attempts cost, not only the
+			// one that succeeded.
+			out = withEarlierUsage(out, spent)
 			res, perr := r.finish(t, out, eff)
 			res.elapsed = time.Since(start) - t.waited
 			res.attempts = attempt
@@ -193,7 +195,11 @@ func (r *runner) execute(ctx context.Context, t *task) (execResult, error) {
 			return execResult{attempts: attempt, elapsed: time.Since(start) - t.waited}, err
 		}
 		delay := time.Duration(n.Retry.BackoffS * math.Pow(2, float64(attempt-1)) * float64(time.Second))
-		if err := t.emit(pendingEvent{EvNodeRetrying, t.id, map[string]any{"attempt": attempt, "error": err.Error(), "backoff_s": delay.Seconds()}}); err != nil {
+		retrying := map[string]any{"attempt": attempt, "error": err.Error(), "backoff_s": delay.Seconds()}
+		if paid != (Usage{}) {
+			retrying["usage"] = paid // what the failed attempt cost
+		}
+		if err := t.emit(pendingEvent{EvNodeRetrying, t.id, retrying}); err != nil {
 			return execResult{attempts: attempt}, err
 		}
 		r.note(Update{Node: t.id, Type: n.Type, State: StateRetrying, Detail: err.Error()})

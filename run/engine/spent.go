@@ -2,6 +2,13 @@ package engine
 
 import "errors"
 
+// A node's recorded usage counts every attempt that was paid for: a
+// failed attempt's model calls cost as much as a successful one's. The
+// usage of a failed attempt travels with its error (spentError); execute
+// sums it over the attempts and records the sum in node.failed, or, when
+// a later attempt succeeds, adds it to the usage of the node's output
+// (withEarlierUsage). node.retrying keeps each failed attempt's share.
+
 // spentError is a node failure that came after model calls which cost
 // something (an answer that was not valid JSON, say). The usage travels
 // with the error so that node.failed records it and the run's totals — and
@@ -39,4 +46,28 @@ func addUsage(a, b Usage) Usage {
 		CostUSD:      a.CostUSD + b.CostUSD,
 		CostUnknown:  a.CostUnknown || b.CostUnknown,
 	}
+}
+
+// withEarlierUsage adds what the node's failed attempts cost (spent) to the
+// usage of the output of the attempt that succeeded, so that node.finished,
+// the run's totals and an evaluation's cost cap count every attempt. Only
+// an output object carries usage; anything else is returned as it is.
+func withEarlierUsage(out any, spent Usage) any {
+	m, ok := out.(map[string]any)
+	if !ok || spent == (Usage{}) {
+		return out
+	}
+	var last Usage
+	switch u := m["usage"].(type) {
+	case Usage:
+		last = u
+	case map[string]any:
+		last = usageOf(m)
+	}
+	cp := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		cp[k] = v
+	}
+	cp["usage"] = addUsage(spent, last)
+	return cp
 }

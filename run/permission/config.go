@@ -81,8 +81,8 @@ func ParseConfig(file string, data []byte) (*Config, diag.List) {
 			}
 			for i, item := range list {
 				pos := findLine(lines, "[[permissions.rules]]", i+1)
-				if r, msg := parseRule(item); msg != "" {
-					ds.Errorf(file, pos, CodeRule, `a rule is: tool = "<glob>", decision = "allow"|"deny"|"ask", optional arg = {path = "<arg>", glob = "…"} or {path, regexp}`, "permissions rule %d: %s", i+1, msg)
+				if r, key, msg := parseRule(item); msg != "" {
+					ds.Errorf(file, keyAfter(lines, pos, key), CodeRule, `a rule is: tool = "<glob>", decision = "allow"|"deny"|"ask", optional arg = {path = "<arg>", glob = "…"} or {path, regexp}`, "permissions rule %d: %s", i+1, msg)
 				} else {
 					cfg.Rules = append(cfg.Rules, r)
 				}
@@ -100,18 +100,18 @@ func ParseConfig(file string, data []byte) (*Config, diag.List) {
 				case ModeAsk, ModeGated, ModeAlways:
 					cfg.Modes[tool] = Mode(s)
 				default:
-					ds.Errorf(file, pos, CodeMode, "use ask, gated or always", "approval mode of %s is %v, not ask, gated or always", tool, m[tool])
+					ds.Errorf(file, keyAfter(lines, pos, tool), CodeMode, "use ask, gated or always", "approval mode of %s is %v, not ask, gated or always", tool, m[tool])
 				}
 			}
 		case "gate_timeout_s":
 			n, ok := v.(int64)
 			if !ok || n <= 0 || n > 3600 {
-				ds.Errorf(file, tablePos, CodeConfig, "give a whole number of seconds from 1 to 3600", "permissions.gate_timeout_s is %v", v)
+				ds.Errorf(file, keyAfter(lines, tablePos, k), CodeConfig, "give a whole number of seconds from 1 to 3600", "permissions.gate_timeout_s is %v", v)
 				continue
 			}
 			cfg.GateTimeoutS = int(n)
 		default:
-			ds.Errorf(file, tablePos, CodeConfig, "the keys of [permissions] are rules, modes and gate_timeout_s", "unknown key permissions.%s", k)
+			ds.Errorf(file, keyAfter(lines, tablePos, k), CodeConfig, "the keys of [permissions] are rules, modes and gate_timeout_s", "unknown key permissions.%s", k)
 		}
 	}
 	if ds.HasErrors() {
@@ -120,8 +120,29 @@ func ParseConfig(file string, data []byte) (*Config, diag.List) {
 	return cfg, ds
 }
 
-// parseRule reads one rule table; msg says what is wrong.
-func parseRule(item any) (Rule, string) {
+// parseRule reads one rule table; msg says what is wrong and key names
+// the offending key ("" for the rule as a whole), for the position.
+func parseRule(item any) (r Rule, key, msg string) {
+	r, msg = readRule(item)
+	if msg == "" {
+		return r, "", ""
+	}
+	// Every message starts with the key it is about ("decision …",
+	// "arg.path …", "unknown key \"x\" …" is about x).
+	if f := strings.FieldsFunc(msg, func(c rune) bool { return c == ' ' || c == '.' }); len(f) > 0 {
+		key = f[0]
+	}
+	if f := strings.Fields(msg); strings.HasPrefix(msg, "unknown key ") && len(f) > 2 {
+		key, _, _ = strings.Cut(strings.Trim(f[2], `"`), ".")
+	}
+	if key == "is" {
+		key = ""
+	}
+	return r, key, msg
+}
+
+// readRule reads one rule table; msg says what is wrong.
+func readRule(item any) (Rule, string) {
 	t, ok := item.(map[string]any)
 	if !ok {
 		return Rule{}, "is not a table"
@@ -173,6 +194,31 @@ func parseRule(item any) (Rule, string) {
 		return r, err.Error()
 	}
 	return r, ""
+}
+
+// keyAfter returns the position of key among the key lines that follow
+// the table header at header (up to the next header), or header itself
+// when the key is not written there (an inline table, or key "").
+func keyAfter(lines []string, header diag.Pos, key string) diag.Pos {
+	if key == "" || header.Line < 1 {
+		return header
+	}
+	for i := header.Line; i < len(lines); i++ {
+		l := lines[i]
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			break
+		}
+		name, _, ok := strings.Cut(t, "=")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSpace(name)
+		if name == key || strings.Trim(name, `"'`) == key || strings.HasPrefix(name, key+".") {
+			return diag.Pos{Line: i + 1, Col: len(l) - len(strings.TrimLeft(l, " \t")) + 1}
+		}
+	}
+	return header
 }
 
 // findLine returns the position of the n-th line that starts with header,

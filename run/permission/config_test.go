@@ -53,12 +53,16 @@ func TestParseConfigErrors(t *testing.T) {
 	}{
 		{"syntax", "[permissions\n", "1:"},
 		{"bad decision", "[permissions]\n\n[[permissions.rules]]\ntool = \"a\"\ndecision = \"allow\"\n\n[[permissions.rules]]\ntool = \"b\"\ndecision = \"alow\"\n",
-			`7:1: error E-PERM-RULE permissions rule 2: decision "alow" is not allow, deny or ask`},
-		{"unknown rule key", "[[permissions.rules]]\ntool = \"a\"\ndecison = \"allow\"\n", `1:1: error E-PERM-RULE permissions rule 1: unknown key "decison" (known: tool, decision, arg)`},
-		{"bad arg", "[[permissions.rules]]\ntool = \"a\"\ndecision = \"allow\"\narg = {path = \"u\", glb = \"x\"}\n", "unknown key arg.glb"},
-		{"bad mode", "[permissions.modes]\nhttp_fetch = \"sometimes\"\n", `1:1: error E-PERM-MODE approval mode of http_fetch is sometimes, not ask, gated or always`},
-		{"unknown key", "[permissions]\nrule = []\n", `1:1: error E-PERM-CONFIG unknown key permissions.rule`},
-		{"bad timeout", "[permissions]\ngate_timeout_s = -1\n", `1:1: error E-PERM-CONFIG permissions.gate_timeout_s is -1`},
+			`9:1: error E-PERM-RULE permissions rule 2: decision "alow" is not allow, deny or ask`},
+		{"unknown rule key", "[[permissions.rules]]\ntool = \"a\"\ndecison = \"allow\"\n", `3:1: error E-PERM-RULE permissions rule 1: unknown key "decison" (known: tool, decision, arg)`},
+		{"bad arg", "[[permissions.rules]]\ntool = \"a\"\ndecision = \"allow\"\narg = {path = \"u\", glb = \"x\"}\n", "4:1: error E-PERM-RULE permissions rule 1: unknown key arg.glb"},
+		{"indented key", "[[permissions.rules]]\n  tool = \"\"\n  decision = \"allow\"\n", `2:3: error E-PERM-RULE permissions rule 1: tool is empty`},
+		{"inline rules", "[permissions]\nrules = [{tool = \"a\", decision = \"no\"}]\n", `1:1: error E-PERM-RULE permissions rule 1: decision "no"`},
+		{"rule not a table", "[permissions]\nrules = [3]\n", `1:1: error E-PERM-RULE permissions rule 1: is not a table`},
+		{"bad mode", "[permissions.modes]\nhttp_fetch = \"sometimes\"\n", `2:1: error E-PERM-MODE approval mode of http_fetch is sometimes, not ask, gated or always`},
+		{"unknown key", "[permissions]\nrule = []\n", `2:1: error E-PERM-CONFIG unknown key permissions.rule`},
+		{"bad timeout", "[permissions]\ngate_timeout_s = -1\n", `2:1: error E-PERM-CONFIG permissions.gate_timeout_s is -1`},
+		{"quoted key", "# c\n[permissions.modes]\n\"http_fetch\" = 1\n", `3:1: error E-PERM-MODE approval mode of http_fetch`},
 		{"not a table", "permissions = 3\n", "1:1: error E-PERM-CONFIG permissions is not a table"},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -125,29 +126,91 @@ func (s *Script) Complete(ctx context.Context, req Request, onToken func(string)
 	return resp, nil
 }
 
-// Check compares the scripted node ids with the ids a flow has, warning
-// about each scripted node the flow does not have (usually a typo, which
-// would otherwise silently fall through to the default).
-func (s *Script) Check(nodeIDs []string) diag.List {
+// Check compares the scripted node ids with the ids the flow's model calls
+// use, warning (W-SCRIPT-NODE, at the entry's line and column) about each
+// scripted node the flow does not have — usually a typo, which would
+// otherwise silently fall through to the default.
+//
+// Lookup answers a call whose node id equals the key, and the engine
+// gives the nodes of a loop's body the id <loop>[<i>].<node>: ids may
+// therefore write an iteration as "[]" (as engine.ModelNodeIDs does), and
+// a key then matches with any iteration number written the way the engine
+// writes it ("review[0].draft", "review[12].draft"; not "review[01].draft"
+// nor "review[].draft", which no call ever uses).
+func (s *Script) Check(ids []string) diag.List {
 	var l diag.List
 	known := map[string]bool{}
-	for _, id := range nodeIDs {
+	for _, id := range ids {
 		known[id] = true
 	}
-	ids := make([]string, 0, len(s.Nodes))
+	keys := make([]string, 0, len(s.Nodes))
 	for id := range s.Nodes {
-		ids = append(ids, id)
+		keys = append(keys, id)
 	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if known[id] {
+	sort.Strings(keys)
+	for _, key := range keys {
+		if known[key] && !strings.Contains(key, iterationIndex) {
+			continue
+		}
+		general, iters := generalize(key)
+		if len(iters) > 0 && known[general] {
 			continue
 		}
 		fix := "remove the entry or rename it to a node id of the flow"
-		if c := closest(id, nodeIDs); c != "" {
-			fix = fmt.Sprintf("did you mean %q?", c)
+		if c := closest(general, ids); c != "" {
+			fix = fmt.Sprintf("did you mean %q?", specialize(c, iters))
+		} else if c := nestedAs(general, ids); c != "" {
+			fix = fmt.Sprintf("did you mean %q? a node inside a loop or a subflow is called by its full id, <loop>[<iteration>].<node> or <subgraph>.<node>", specialize(c, iters))
 		}
-		l.Warnf(s.File, s.NodePos[id], CodeScriptNode, fix, "script has responses for node %q, which the flow does not have", id)
+		l.Warnf(s.File, s.NodePos[key], CodeScriptNode, fix, "script has responses for node %q, which the flow does not have", key)
 	}
 	return l
+}
+
+// nestedAs returns the first id (in sorted order) that names key inside a
+// loop or a subflow ("review[].draft" for "draft"), or "".
+func nestedAs(key string, ids []string) string {
+	sorted := append([]string(nil), ids...)
+	sort.Strings(sorted)
+	for _, id := range sorted {
+		if strings.HasSuffix(id, "."+key) {
+			return id
+		}
+	}
+	return ""
+}
+
+// iterationIndex stands for any loop iteration in the ids Check is given.
+const iterationIndex = "[]"
+
+// iterationRe is a loop iteration as the engine writes it in a node id.
+var iterationRe = regexp.MustCompile(`\[(0|[1-9][0-9]*)\]`)
+
+// generalize writes every iteration number of key as "[]" and returns the
+// numbers, in order.
+func generalize(key string) (string, []string) {
+	var iters []string
+	general := iterationRe.ReplaceAllStringFunc(key, func(m string) string {
+		iters = append(iters, m)
+		return iterationIndex
+	})
+	return general, iters
+}
+
+// specialize writes a suggested id with the key's own iteration numbers
+// ([0] where the key has fewer).
+func specialize(id string, iters []string) string {
+	parts := strings.Split(id, iterationIndex)
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			if i-1 < len(iters) {
+				b.WriteString(iters[i-1])
+			} else {
+				b.WriteString("[0]")
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
 }

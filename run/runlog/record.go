@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/compile/form"
 )
 
 // RecordFormat is the current Record.Format.
@@ -49,6 +50,9 @@ type Record struct {
 type Waiting struct {
 	Node    string `json:"node"`
 	Command string `json:"command"`
+	// Form lists the fields an approval of the node fills (nil: the node
+	// has no form). Additive: a record without it reads as before.
+	Form form.Form `json:"form,omitempty"`
 }
 
 // Run statuses.

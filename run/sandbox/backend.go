@@ -70,25 +70,46 @@ func detect(force string) Info {
 	} else {
 		info.Reasons[Bwrap] = bwrapErr.Error()
 	}
-	switch strings.TrimSpace(force) {
-	case "":
+	b, err := ParseBackend(force)
+	switch {
+	case err != nil:
+		info.Chosen = Process
+		info.Err = err
+	case b == "":
 		if bwrapErr == nil {
 			info.Chosen = Bwrap
 		} else {
 			info.Chosen = Process
 		}
-	case string(Bwrap):
+	case b == Bwrap:
 		info.Forced, info.Chosen = true, Bwrap
 		if bwrapErr != nil {
 			info.Err = fmt.Errorf("%s=bwrap, but bwrap cannot run here: %v; install bubblewrap (apt-get install bubblewrap), allow user namespaces, or set %s=process to run without isolation", EnvBackend, bwrapErr, EnvBackend)
 		}
-	case string(Process):
+	case b == Process:
 		info.Forced, info.Chosen = true, Process
-	default:
-		info.Chosen = Process
-		info.Err = fmt.Errorf("%s=%q is not a backend; use bwrap or process", EnvBackend, force)
 	}
 	return info
+}
+
+// ParseBackend reads a value of AGENTLAB_SANDBOX: "" (unset, or only
+// spaces) means choose automatically, otherwise bwrap or process. It only
+// parses and probes nothing, so that a run can refuse a misspelt value
+// before it starts instead of failing at its first code node.
+func ParseBackend(s string) (Backend, error) {
+	switch t := strings.TrimSpace(s); t {
+	case "":
+		return "", nil
+	case string(Bwrap), string(Process):
+		return Backend(t), nil
+	}
+	return "", fmt.Errorf("%s=%q is not a backend; use bwrap or process, or unset it to choose automatically", EnvBackend, s)
+}
+
+// CheckEnv parses AGENTLAB_SANDBOX from the environment (see ParseBackend).
+func CheckEnv() error {
+	_, err := ParseBackend(os.Getenv(EnvBackend))
+	return err
 }
 
 // bwrapCandidates are tried when bwrap is not in PATH.

@@ -139,6 +139,41 @@ func TestDetectForced(t *testing.T) {
 	}
 }
 
+func TestParseBackend(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Backend
+		err  string
+	}{
+		{"", "", ""},
+		{"   ", "", ""},
+		{"bwrap", Bwrap, ""},
+		{" process\n", Process, ""},
+		{"docker", "", `AGENTLAB_SANDBOX="docker" is not a backend; use bwrap or process, or unset it`},
+		{"Bwrap", "", `"Bwrap" is not a backend`},
+		{"none", "", "use bwrap or process"},
+	} {
+		got, err := ParseBackend(tc.in)
+		if got != tc.want {
+			t.Errorf("ParseBackend(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("ParseBackend(%q): unexpected error %v", tc.in, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("ParseBackend(%q) error = %v, want it to contain %q", tc.in, err, tc.err)
+		}
+	}
+	t.Setenv(EnvBackend, "firejail")
+	if err := CheckEnv(); err == nil {
+		t.Error("CheckEnv accepted AGENTLAB_SANDBOX=firejail")
+	}
+	t.Setenv(EnvBackend, "process")
+	if err := CheckEnv(); err != nil {
+		t.Errorf("CheckEnv refused AGENTLAB_SANDBOX=process: %v", err)
+	}
+}
+
 func TestCapBuffer(t *testing.T) {
 	var floods atomic.Int32
 	b := &capBuffer{cap: 4, killAt: 10, onFlood: func() { floods.Add(1) }}

@@ -233,7 +233,7 @@ func (s *source) applyMask(file string) *diag.Diagnostic {
 		}
 		if !hit {
 			sort.Strings(all)
-			return &diag.Diagnostic{File: file, Severity: diag.Error, Code: CodeMask,
+			return &diag.Diagnostic{File: file, Line: 1, Col: 1, Severity: diag.Error, Code: CodeMask,
 				Message: fmt.Sprintf("source %q: mask_columns names %q, which is not a column of the source", s.key, m),
 				Fix:     "use one of: " + strings.Join(all, ", ") + didYouMean(cname, all)}
 		}

@@ -106,7 +106,10 @@ func Load(ctx context.Context, baseDir string, srcs map[string]plan.Source) (*DB
 
 func loadOne(ctx context.Context, dir string, i int, key, file string, spec plan.Source) (*source, *diag.Diagnostic) {
 	fail := func(code, fix, format string, args ...any) *diag.Diagnostic {
-		return &diag.Diagnostic{File: file, Line: 0, Col: 0, Severity: diag.Error, Code: code,
+		// A problem with the file as a whole is placed at 1:1 (0:0 is no
+		// position); the caller may move it to the flow's sources: entry
+		// when that is what must change (see DeclaredField).
+		return &diag.Diagnostic{File: file, Line: 1, Col: 1, Severity: diag.Error, Code: code,
 			Message: fmt.Sprintf("source %q: ", key) + fmt.Sprintf(format, args...), Fix: fix}
 	}
 	if key == "" || strings.HasPrefix(strings.ToLower(key), "sqlite_") {

@@ -61,6 +61,29 @@ const (
 	defaultQueryLimit = 30 // seconds, when the caller's context has no deadline
 )
 
+// DeclaredField says which field of a flow's `sources:` entry a load
+// diagnostic with code is about, when the fix is to change the flow rather
+// than the data file: "path" (E-SRC-OPEN), "kind", "table", "mask_columns",
+// or "" for the entry's key itself (E-SRC-NAME). ok is false for problems
+// inside the data file (E-CSV-…, E-SRC-SQLITE, E-SRC-WAL). The sources
+// package knows no flow positions; the runner, which has the flow file,
+// uses this to point at the entry.
+func DeclaredField(code string) (field string, ok bool) {
+	switch code {
+	case CodeOpen:
+		return "path", true
+	case CodeKind:
+		return "kind", true
+	case CodeTable:
+		return "table", true
+	case CodeMask:
+		return "mask_columns", true
+	case CodeName:
+		return "", true
+	}
+	return "", false
+}
+
 // LoadError carries every problem found while loading the sources, one
 // diagnostic each, so that a user fixes them all in one pass.
 type LoadError struct {

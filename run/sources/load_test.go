@@ -48,6 +48,10 @@ func TestLoadCollectsErrors(t *testing.T) {
 		if d.Fix == "" || d.Message == "" || d.File == "" {
 			t.Errorf("incomplete diagnostic %+v", d)
 		}
+		// 0:0 is no position: a whole-file problem is placed at 1:1.
+		if d.Line < 1 || d.Col < 1 {
+			t.Errorf("diagnostic without a position: %s", d)
+		}
 	}
 	want := []string{CodeRagged, CodeOpen, CodeKind, CodeMask, CodeName}
 	if !equalSets(got, want) {
@@ -73,6 +77,27 @@ func TestLoadCollectsErrors(t *testing.T) {
 	}
 	if !strings.Contains(le.Error(), "E-CSV-RAGGED") {
 		t.Errorf("Error() text: %s", le.Error())
+	}
+}
+
+func TestDeclaredField(t *testing.T) {
+	for _, tt := range []struct {
+		code, field string
+		ok          bool
+	}{
+		{CodeOpen, "path", true},
+		{CodeKind, "kind", true},
+		{CodeTable, "table", true},
+		{CodeMask, "mask_columns", true},
+		{CodeName, "", true},
+		{CodeSQLite, "", false},
+		{CodeWAL, "", false},
+		{CodeRagged, "", false},
+		{CodeEncoding, "", false},
+	} {
+		if f, ok := DeclaredField(tt.code); f != tt.field || ok != tt.ok {
+			t.Errorf("DeclaredField(%s) = %q, %v; want %q, %v", tt.code, f, ok, tt.field, tt.ok)
+		}
 	}
 }
 

@@ -208,8 +208,19 @@ func TestCallTimeout(t *testing.T) {
 	if !strings.Contains(e.Msg, "no answer within 300ms") {
 		t.Errorf("timeout message: %v", err)
 	}
-	if _, err := reg.Call(context.Background(), tools.FromToolNode, "mcp__fake__echo", json.RawMessage(`{"text":"x"}`)); err != nil {
-		t.Errorf("after a timeout the server still answers: %v", err)
+	// The server still answers. On a loaded machine (the race detector,
+	// other builds) an echo can itself take longer than 300ms, so a few
+	// timeouts are tolerated; a server left broken fails every try.
+	for try := 1; ; try++ {
+		_, err := reg.Call(context.Background(), tools.FromToolNode, "mcp__fake__echo", json.RawMessage(`{"text":"x"}`))
+		if err == nil {
+			break
+		}
+		var me *Error
+		if try == 5 || !errors.As(err, &me) || me.Code != CodeTimeout {
+			t.Errorf("after a timeout the server still answers (try %d): %v", try, err)
+			break
+		}
 	}
 	// A cancelled run is the context's error, not a timeout.
 	cctx, cancel := context.WithCancel(context.Background())
