@@ -1,13 +1,11 @@
 package run
 
 import (
-	"context"
 	"encoding/json"
 
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/hashid"
-	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
@@ -20,23 +18,17 @@ type runEvidence struct {
 	sources engine.SourceDB
 	ledger  *evidence.Ledger
 	get     func(hashid.ID) ([]byte, error)
-	close   func()
 }
 
-// loadEvidence loads the flow's data sources (relative to the flow's
-// directory) into their read-only databases and rebuilds the ledger from
-// the evidence.added events an earlier attempt of the run wrote, so that a
-// resumed run continues the numbering (Q3 after Q2) instead of restarting
-// it. A source that cannot be loaded is a usage error: nothing has run.
-func loadEvidence(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan) (*runEvidence, error) {
-	ev := &runEvidence{close: func() {}}
-	if len(p.Sources) > 0 {
-		db, err := sources.Load(ctx, cp.BaseDir, p.Sources)
-		if err != nil {
-			return nil, &UsageError{err}
-		}
+// loadEvidence takes the flow's data sources, loaded by prepare before the
+// run was created (db is nil when the flow declares none), and rebuilds
+// the ledger from the evidence.added events an earlier attempt of the run
+// wrote, so that a resumed run continues the numbering (Q3 after Q2)
+// instead of restarting it.
+func loadEvidence(rl *runlog.Run, db *sources.DB) (*runEvidence, error) {
+	ev := &runEvidence{}
+	if db != nil {
 		ev.sources = db
-		ev.close = func() { db.Close() }
 	}
 	var entries []evidence.Entry
 	for _, e := range rl.Events() {
@@ -45,20 +37,17 @@ func loadEvidence(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Pl
 		}
 		var ent evidence.Entry
 		if err := json.Unmarshal(e.Data, &ent); err != nil {
-			ev.close()
 			return nil, err
 		}
 		entries = append(entries, ent)
 	}
 	l, err := evidence.RestoreLedger(entries)
 	if err != nil {
-		ev.close()
 		return nil, err
 	}
 	ev.ledger = l
 	st, err := rl.Store()
 	if err != nil {
-		ev.close()
 		return nil, err
 	}
 	ev.get = func(id hashid.ID) ([]byte, error) { return st.Get(id) }

@@ -24,13 +24,15 @@ import (
 // EnvMaxAgentSteps caps every agent's step backstop on this machine.
 const EnvMaxAgentSteps = "AGENTLAB_MAX_AGENT_STEPS"
 
-// newHost builds what agent, code and human nodes use: the workspace file
-// tools over the flow's directory, the tools of the MCP servers the plan
-// names, the permission checker from the nearest agentlab.toml with the
-// remembered decisions of <data-dir>/permissions.json, a work directory
-// under the run, the run clock and the prompts the person at the terminal
-// allowed. The MCP servers live until the returned close function runs.
-func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, prov provider.Provider, ia Interaction) (engine.Host, func(), error) {
+// newHost builds what agent, code and human nodes use from the setup
+// prepare checked before the run was created: the workspace file tools
+// over the flow's directory, http_fetch and the plan's custom tools, the
+// tools of the MCP servers the plan names (started here), the permission
+// checker from the nearest agentlab.toml with the remembered decisions of
+// <data-dir>/permissions.json, a work directory under the run, the run
+// clock and the prompts the person at the terminal allowed. The MCP
+// servers live until the returned close function runs.
+func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, prov provider.Provider, ia Interaction, s *setup) (engine.Host, func(), error) {
 	h := engine.Host{
 		WorkDir: filepath.Join(rl.Dir(), "work"),
 		Yes:     ia.Yes,
@@ -42,13 +44,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 			}
 			return t
 		},
-	}
-	if s := strings.TrimSpace(os.Getenv(EnvMaxAgentSteps)); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			return h, func() {}, usage("%s=%q is not a whole number of at least 1; unset it or set it to e.g. 50", EnvMaxAgentSteps, s)
-		}
-		h.MaxAgentSteps = n
+		MaxAgentSteps: s.maxSteps,
 	}
 	closers := []func(){}
 	closeAll := func() {
@@ -68,34 +64,20 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 			}
 		}
 	}
-	fc, err := fetchConfig(cp.BaseDir)
-	if err != nil {
+	if err := reg.Register(tools.HTTPFetch(s.fetcher)); err != nil {
 		closeAll()
 		return h, func() {}, err
 	}
-	f, err := tools.NewFetcher(fc)
-	if err != nil {
-		closeAll()
-		return h, func() {}, usage("http_fetch: %v", err)
-	}
-	if err := reg.Register(tools.HTTPFetch(f)); err != nil {
-		closeAll()
-		return h, func() {}, err
-	}
-	if err := registerCustomTools(reg, p, f, h.WorkDir); err != nil {
+	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir); err != nil {
 		closeAll()
 		return h, func() {}, err
 	}
 	h.Tools = reg
-	perm, err := newPermissions(dataDirOf(rl), cp.BaseDir, ia)
-	if err != nil {
-		closeAll()
-		return h, func() {}, err
-	}
+	perm := s.perm
 	if prov != nil {
 		perm.gate = modelGate(prov, cp.Model, cp.Seed)
 	}
-	clients, err := startMCP(ctx, rl, cp.BaseDir, p, reg)
+	clients, err := startMCP(ctx, rl, s.mcp, reg)
 	for _, c := range clients {
 		closers = append(closers, func() { c.Close() })
 	}
@@ -105,10 +87,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 	}
 	perm.cfg.Modes = mcp.MergeModes(perm.cfg.Modes, clients...)
 	h.Permission = perm
-	if h.PTC, err = newPTC(cp.BaseDir, cp.Actor); err != nil {
-		closeAll()
-		return h, func() {}, err
-	}
+	h.PTC = s.ptc
 	return h, closeAll, nil
 }
 
@@ -174,12 +153,12 @@ func fetchConfig(baseDir string) (tools.FetchConfig, error) {
 // explained.
 const EvMCPWarning = "mcp.warning"
 
-// startMCP starts the MCP servers declared in agentlab.toml (the project's
-// nearest one over the user's config.toml) whose tools the plan names, and
-// registers their tools. Servers the plan does not use are not started,
-// so a broken one cannot fail a run that does not need it. The clients
-// started so far are returned even with an error, for the caller to close.
-func startMCP(ctx context.Context, rl *runlog.Run, baseDir string, p *plan.Plan, reg *tools.Registry) ([]*mcp.Client, error) {
+// selectMCP reads the MCP servers declared in agentlab.toml (the
+// project's nearest one over the user's config.toml) and picks those whose
+// tools the plan names. The [mcp] tables are read only when the plan names
+// an MCP tool, so that a broken one cannot fail a run that does not need
+// it; a tool of a server no file declares is a usage error.
+func selectMCP(baseDir string, p *plan.Plan) ([]mcp.ServerSpec, error) {
 	names := planToolNames(p)
 	want := false
 	for _, n := range names {
@@ -211,6 +190,13 @@ func startMCP(ctx context.Context, rl *runlog.Run, baseDir string, p *plan.Plan,
 	if len(unknown) > 0 {
 		return nil, usage("the flow uses tools of the MCP server(s) %s, which no [[mcp.servers]] entry declares; declare them in agentlab.toml (see docs/mcp.md)", strings.Join(unknown, ", "))
 	}
+	return use, nil
+}
+
+// startMCP starts the MCP servers selectMCP picked and registers their
+// tools. The clients started so far are returned even with an error, for
+// the caller to close.
+func startMCP(ctx context.Context, rl *runlog.Run, use []mcp.ServerSpec, reg *tools.Registry) ([]*mcp.Client, error) {
 	var clients []*mcp.Client
 	for _, spec := range use {
 		c, err := mcp.Start(ctx, spec)
@@ -366,9 +352,11 @@ func (p *permissions) checker(q engine.PermissionQuery) (*permission.Checker, er
 	return c, nil
 }
 
-// refused records a run that was refused before any node ran (a bad
-// AGENTLAB_MAX_AGENT_STEPS, an agent listing a write tool, a supervisor in
-// a formal run), so that it is not left "running", and returns err.
+// refused records a run that was refused before any node ran but after
+// it was created (an agent listing a write tool, a supervisor in a formal
+// run, an MCP server that does not start), so that it is not left
+// "running", and returns err. Configuration mistakes never get here:
+// prepare refuses them before the run exists.
 func refused(rl *runlog.Run, err error) error {
 	rec := rl.Record()
 	rec.Status, rec.Error, rec.Finished = runlog.StatusFailed, err.Error(), rl.Now()

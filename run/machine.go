@@ -13,3 +13,9 @@ func checkMachine() error {
 	}
 	return nil
 }
+
+// CheckMachine is checkMachine for commands that start runs through other
+// code (eval): called once before the first run, it refuses a bad
+// AGENTLAB_SANDBOX up front instead of once per case. The error is a
+// *UsageError.
+func CheckMachine() error { return checkMachine() }

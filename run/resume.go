@@ -99,7 +99,11 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	if err := json.Unmarshal(ib, &inputs); err != nil {
 		return nil, err
 	}
-	if o.Plan != nil && o.PlanHash.String() != cp.Plan {
+	// Everything --plan, the provider and the configuration could refuse
+	// is checked before anything is written: a refused resume leaves the
+	// run as it was.
+	replace := o.Plan != nil && o.PlanHash.String() != cp.Plan
+	if replace {
 		if cp.Kind == KindFormal {
 			return nil, usage("run %s is formal: it can only be resumed with the plan it started with (%s); drop --plan", o.RunID, cp.Plan)
 		}
@@ -109,7 +113,23 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		if err := engine.CheckSupported(o.Plan); err != nil {
 			return nil, &UsageError{err}
 		}
-		p, cp.Plan = o.Plan, o.PlanHash.String()
+		p = o.Plan
+	}
+	events := rl.Events()
+	sealedAt := chain.SealedPrefix(events)
+	var prov provider.Provider
+	var pre *setup
+	if sealedAt < 0 {
+		if prov, err = provider.New(cp.Provider, provider.Options{Seed: cp.Seed, Model: cp.Model, BaseDir: cp.BaseDir}); err != nil {
+			return nil, &UsageError{err}
+		}
+		if pre, err = prepare(ctx, dataDirOf(rl), cp, p, o.Interaction); err != nil {
+			return nil, err
+		}
+		defer pre.close()
+	}
+	if replace {
+		cp.Plan = o.PlanHash.String()
 		blob, err := p.Canonical()
 		if err != nil {
 			return nil, err
@@ -131,20 +151,15 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	if o.Parallel > 0 {
 		cp.Parallel = o.Parallel
 	}
-	events := rl.Events()
 	out := &Outcome{RunID: rl.ID(), Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Resumed: true, Repaired: rl.Repaired()}
 	// Killed after run.finished but before the seal: finish the paperwork.
-	if i := chain.SealedPrefix(events); i >= 0 {
+	if sealedAt >= 0 {
 		var fin struct {
 			Outputs map[string]any `json:"outputs"`
 		}
-		_ = json.Unmarshal(events[i].Data, &fin)
+		_ = json.Unmarshal(events[sealedAt].Data, &fin)
 		out.Status, out.Outputs = engine.StatusSucceeded, fin.Outputs
 		return finishSealed(rl, cp, out)
-	}
-	prov, err := provider.New(cp.Provider, provider.Options{Seed: cp.Seed, Model: cp.Model, BaseDir: cp.BaseDir})
-	if err != nil {
-		return nil, &UsageError{err}
 	}
 	if l := scriptWarnings(p, prov); len(l) > 0 && o.Warn != nil {
 		o.Warn(l)
@@ -178,7 +193,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	} else if _, err := rl.Append(EvRunResumed, "", map[string]any{"plan": cp.Plan, "restored": prior.Finished()}); err != nil {
 		return nil, err
 	}
-	return execute(ctx, rl, cp, p, inputs, prov, prior, o.Observe, true, o.Interaction)
+	return execute(ctx, rl, cp, p, inputs, prov, prior, o.Observe, true, o.Interaction, pre)
 }
 
 // finishedOutcome reports a finished run without touching it.

@@ -188,12 +188,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, &UsageError{err}
 	}
-	baseDir := ""
-	if o.Source != "" {
-		if abs, err := filepath.Abs(filepath.Dir(o.Source)); err == nil {
-			baseDir = abs
-		}
-	}
+	baseDir := baseDirOf(o.Source)
 	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
 	if err != nil {
 		return nil, &UsageError{err}
@@ -204,6 +199,11 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err := checkMachine(); err != nil {
 		return nil, err
 	}
+	pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: baseDir, Actor: o.Actor}, o.Plan, o.Interaction)
+	if err != nil {
+		return nil, err
+	}
+	defer pre.close()
 	id, err := RunID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind)
 	if err != nil {
 		return nil, err
@@ -260,7 +260,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if _, err := rl.Append("run.started", "", startedData(o.Plan, cp, inputs, rec.InputsHash, baseDir)); err != nil {
 		return nil, err
 	}
-	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false, o.Interaction)
+	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false, o.Interaction, pre)
 }
 
 // startedData is run.started's payload: what pins the run's behaviour.
@@ -306,18 +306,19 @@ func sourceHashes(p *plan.Plan, baseDir string) map[string]string {
 	return out
 }
 
-// execute runs the engine and writes how the run ended.
-func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, inputs map[string]any, prov provider.Provider, prior *engine.Prior, observe func(engine.Update), resumed bool, ia Interaction) (*Outcome, error) {
-	host, closeHost, err := newHost(ctx, rl, cp, p, prov, ia)
+// execute runs the engine and writes how the run ended. pre is the
+// configuration prepare checked before the run was created or resumed;
+// the caller closes it.
+func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, inputs map[string]any, prov provider.Provider, prior *engine.Prior, observe func(engine.Update), resumed bool, ia Interaction, pre *setup) (*Outcome, error) {
+	host, closeHost, err := newHost(ctx, rl, cp, p, prov, ia, pre)
 	if err != nil {
 		return nil, refused(rl, err)
 	}
 	defer closeHost()
-	ev, err := loadEvidence(ctx, rl, cp, p) // evidence.go
+	ev, err := loadEvidence(rl, pre.sources) // evidence.go
 	if err != nil {
-		return nil, refused(rl, withSourceDir(err, cp))
+		return nil, refused(rl, err)
 	}
-	defer ev.close()
 	memDir := filepath.Join(dataDirOf(rl), "memory")
 	res, err := engine.Run(ctx, engine.Config{
 		Plan: p, Inputs: inputs, Seed: cp.Seed, Parallel: cp.Parallel,

@@ -239,8 +239,8 @@ func TestStartRefusesBadInputsAndTypes(t *testing.T) {
 
 // TestMissingSourceOfAPlan runs a compiled plan kept away from its flow:
 // the data file is not found, the error says the path is relative to the
-// plan file's directory (not the flow's), and the run is recorded as
-// failed rather than left "running".
+// plan file's directory (not the flow's), and the run is refused before
+// it is created: no run is left behind, neither "running" nor "failed".
 func TestMissingSourceOfAPlan(t *testing.T) {
 	dir := t.TempDir()
 	f := writeEvidenceFlow(t, dir, "0")
@@ -270,12 +270,12 @@ func TestMissingSourceOfAPlan(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
 	}
-	snap, err := runlog.OpenReadOnly(data, id)
-	if err != nil {
-		t.Fatal(err)
+	// Refused before the run exists: no run id, no run directory.
+	if id != "" {
+		t.Errorf("Started was called with %q; a refused run must not start", id)
 	}
-	if snap.Record.Status != engine.StatusFailed || snap.Record.Error == "" {
-		t.Errorf("run.json status %q error %q, want failed with the reason", snap.Record.Status, snap.Record.Error)
+	if recs, err := runlog.List(data); err != nil || len(recs) != 0 {
+		t.Errorf("runs after a refused start: %v %v, want none", recs, err)
 	}
 	// The flow itself (data next to it) names the flow's directory.
 	if err := os.Remove(filepath.Join(dir, "sales.csv")); err != nil {

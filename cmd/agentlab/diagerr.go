@@ -38,6 +38,9 @@ func diagnosticsOf(err error) (diag.List, bool) {
 // It returns the error that exits with code, with a closing sentence in
 // text mode.
 func writeDiagnostics(stdout, stderr io.Writer, format string, l diag.List, code int, closing string) error {
+	// Config files are found by walking up from the flow's absolute
+	// directory; name them as lint names files, from where the user is.
+	l = relToWD(l)
 	if format == "json" {
 		if err := diag.WriteJSON(stdout, l.Sorted()); err != nil {
 			return err

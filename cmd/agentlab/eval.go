@@ -67,7 +67,9 @@ hashes into part i; --merge combines shard results (by content address).
 
 Exit codes: 0 no regressions, 1 regressions (with --baseline: a question
 that passed, or is new, fails now; without: any question fails; also cases
-left unrun), 2 usage, an invalid suite, or an estimate above --max-cost.
+left unrun), 2 usage, an invalid suite, configuration the runs would refuse
+(AGENTLAB_SANDBOX, agentlab.toml; checked once, before any case), or an
+estimate above --max-cost.
 
 Examples:
   agentlab eval examples/traceable-weekly/traceable-weekly.eval.yml
@@ -189,6 +191,16 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	}
 	if f.estimate {
 		return nil
+	}
+	// A setting of this machine, or a mistake in agentlab.toml, that every
+	// case would trip over is refused once, before the evaluation is
+	// recorded, not reported per case; the configuration's diagnostics are
+	// printed as run prints them.
+	if err := run.CheckMachine(); err != nil {
+		return exitf(exitUsage, "%v", err)
+	}
+	if err := run.CheckConfig(dataDir(f.dataDir), suite.FlowPath(s), p); err != nil {
+		return runError(cmd, f.format, err)
 	}
 	maxCost := f.maxCost
 	if maxCost == 0 {

@@ -79,8 +79,14 @@ otherwise); results go to stdout. --format json ends stdout with one JSON
 object: {"run","status","kind","tier","plan","seal","outputs","report",
 "bundle","waiting","tier_reasons"}.
 
-Exit codes: 0 succeeded, 1 failed or interrupted, 2 usage or a flow that does
-not compile, 3 waiting for a person, 4 withheld by the issuance contract.
+Configuration the run reads (agentlab.toml tables, permissions.json, the
+data sources, AGENTLAB_SANDBOX) is checked before the run is created: a
+mistake is printed as diagnostics (JSON with --format json) and no run is
+left behind.
+
+Exit codes: 0 succeeded, 1 failed or interrupted, 2 usage, bad configuration
+or a flow that does not compile, 3 waiting for a person, 4 withheld by the
+issuance contract.
 
 Examples:
   agentlab run examples/minimal-qa/flow.yml --input question="What is BLAKE3?"
