@@ -55,3 +55,14 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 	}
 	return nil
 }
+
+// SourceLoadError relates an error from loading the data sources of the
+// flow file flow (relative paths resolved against baseDir) to that flow,
+// as run does: fixes name the directory paths are relative to, and
+// problems the flow must fix are placed at its sources: entry. It is a
+// *UsageError; an error that is not a load error is returned wrapped as
+// it is. eval uses it for the sources its expectations query.
+func SourceLoadError(err error, flow, baseDir string) error {
+	return &UsageError{withSourceDir(err, checkpoint{Source: flow, BaseDir: baseDir})}
+}
+

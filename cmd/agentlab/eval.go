@@ -212,7 +212,7 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 
 	oracle, err := eval.NewSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)))
 	if err != nil {
-		return exitf(exitUsage, "loading the flow's sources: %v", err)
+		return runError(cmd, f.format, run.SourceLoadError(err, suite.FlowPath(s), filepath.Dir(suite.FlowPath(s))))
 	}
 	defer oracle.Close()
 	opts.Oracle = oracle
