@@ -65,4 +65,3 @@ func mappingValue(n *yaml.Node, key string) *yaml.Node {
 func SourceLoadError(err error, flow, baseDir string) error {
 	return &UsageError{withSourceDir(err, checkpoint{Source: flow, BaseDir: baseDir})}
 }
-
