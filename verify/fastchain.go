@@ -2,6 +2,7 @@ package verify
 
 import (
 	"bytes"
+	"encoding/hex"
 	"runtime"
 	"sort"
 	"sync"
@@ -68,10 +69,17 @@ func parseLog(name string, b []byte, workers int) ([]chain.Event, []chain.Proble
 		return serial()
 	}
 	evs := make([]chain.Event, len(lines))
+	// the events' strings are cut from one copy of the log
+	text := string(b)
+	starts := make([]int, len(lines))
+	for i, off := 0, 0; i < len(lines); i++ {
+		starts[i] = off
+		off += len(lines[i]) + 1
+	}
 	var slow atomic.Bool
 	forChunks(len(lines), workerCount(workers), func(lo, hi int) {
 		for i := lo; i < hi && !slow.Load(); i++ {
-			e, ok := fastLine(lines[i])
+			e, ok := fastLineText(lines[i], text[starts[i]:starts[i]+len(lines[i])])
 			if !ok {
 				es, probs, torn, err := chain.ParseLog(name, append(lines[i][:len(lines[i]):len(lines[i])], '\n'))
 				if err != nil || len(probs) > 0 || torn != nil || len(es) != 1 {
@@ -100,7 +108,7 @@ func parseLog(name string, b []byte, workers int) ([]chain.Event, []chain.Proble
 
 // splitLines returns the newline-terminated lines of b, without newline.
 func splitLines(b []byte) [][]byte {
-	var out [][]byte
+	out := make([][]byte, 0, bytes.Count(b, []byte{'\n'}))
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
@@ -121,14 +129,30 @@ func lineHash(e *chain.Event, line []byte, buf *[]byte) (hashid.ID, bool) {
 	if len(e.Data) > 0 {
 		pos += len(`"data":`) + len(e.Data) + 1
 	}
-	member := `"hash":"` + e.Hash + `",`
-	if pos+len(member) > len(line) || string(line[pos:pos+len(member)]) != member {
+	// the member is `"hash":"` + e.Hash + `",`, compared piece by piece
+	// rather than built for each of 100,000 events
+	const open = `"hash":"`
+	end := pos + len(open) + len(e.Hash) + len(`",`)
+	if end > len(line) || string(line[pos:pos+len(open)]) != open ||
+		string(line[pos+len(open):end-2]) != e.Hash || string(line[end-2:end]) != `",` {
 		return hashid.ID{}, false
 	}
 	b := append((*buf)[:0], line[:pos]...)
-	b = append(b, line[pos+len(member):]...)
+	b = append(b, line[end:]...)
 	*buf = b
 	return hashid.Sum(b), true
+}
+
+// hashIs reports whether s is h.String() without building that string
+// (100,000 events would allocate 100,000 of them).
+func hashIs(h hashid.ID, s string) bool {
+	const prefix = hashid.Prefix
+	var x [2 * len(h)]byte
+	if len(s) != len(prefix)+len(x) || s[:len(prefix)] != prefix {
+		return false
+	}
+	hex.Encode(x[:], h[:])
+	return string(x[:]) == s[len(prefix):]
 }
 
 // chainIntact reports whether the events verify, as chain.VerifyChain
@@ -152,7 +176,7 @@ func chainIntact(run string, evs []chain.Event, lines [][]byte, workers int) boo
 					continue
 				}
 			}
-			if _, err := time.Parse(chain.TimeLayout, e.Time); err != nil || h.String() != e.Hash || e.Type == "" {
+			if _, err := time.Parse(chain.TimeLayout, e.Time); err != nil || !hashIs(h, e.Hash) || e.Type == "" {
 				bad[i] = true
 			}
 		}

@@ -16,8 +16,19 @@ import (
 // So it may refuse a good line, but must never accept a line that
 // chain.ParseLog would reject or report (FuzzFastLine checks this).
 func fastLine(line []byte) (chain.Event, bool) {
+	return fastLineText(line, string(line))
+}
+
+// fastLineText is fastLine for a line also given as text (the same bytes):
+// the event's strings are cut from text instead of being allocated one by
+// one, so a whole log converted to one string once gives 100,000 events
+// their strings without 500,000 small allocations.
+func fastLineText(line []byte, text string) (chain.Event, bool) {
 	var e chain.Event
-	s := scanner{b: line}
+	if len(text) != len(line) {
+		return e, false
+	}
+	s := scanner{b: line, s: text}
 	if !s.byte('{') {
 		return e, false
 	}
@@ -91,7 +102,16 @@ func fastLine(line []byte) (chain.Event, bool) {
 // scanner checks canonical JSON.
 type scanner struct {
 	b []byte
+	s string // the same bytes as b, where plainString cuts its strings ("" if not given)
 	i int
+}
+
+// text returns b[i:j] as a string, cut from s when it is given.
+func (s *scanner) text(i, j int) string {
+	if len(s.s) == len(s.b) {
+		return s.s[i:j]
+	}
+	return string(s.b[i:j])
 }
 
 func (s *scanner) peek(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
@@ -120,7 +140,7 @@ func (s *scanner) plainString() (string, bool) {
 			if !utf8.Valid(v) {
 				return "", false
 			}
-			return string(v), true
+			return s.text(start, s.i-1), true
 		case c == '\\' || c < 0x20:
 			return "", false
 		}
@@ -228,7 +248,12 @@ func (s *scanner) value(depth int) bool {
 		for s.i < len(s.b) && bytes.IndexByte([]byte("+-.eE0123456789"), s.b[s.i]) >= 0 {
 			s.i++
 		}
-		lit := string(s.b[start:s.i])
+		lit := s.text(start, s.i)
+		if i, err := strconv.ParseInt(lit, 10, 64); err == nil && i >= -(1<<53) && i <= 1<<53 {
+			// canon.Number's integer case, without allocating its result
+			var buf [24]byte
+			return string(strconv.AppendInt(buf[:0], i, 10)) == lit && validNumber(lit)
+		}
 		n, err := canon.Number(lit)
 		return err == nil && n == lit && validNumber(lit)
 	}
@@ -265,9 +290,10 @@ func (s *scanner) int() (int64, bool) {
 	for s.i < len(s.b) && (s.b[s.i] == '-' || (s.b[s.i] >= '0' && s.b[s.i] <= '9')) {
 		s.i++
 	}
-	lit := string(s.b[start:s.i])
+	lit := s.text(start, s.i)
 	n, err := strconv.ParseInt(lit, 10, 64)
-	if err != nil || strconv.FormatInt(n, 10) != lit || n > 1<<53 {
+	var buf [24]byte
+	if err != nil || string(strconv.AppendInt(buf[:0], n, 10)) != lit || n > 1<<53 {
 		return 0, false
 	}
 	return n, true

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,27 +98,41 @@ func (r *runDir) readEvents(maxBytes int64, workers int) error {
 // errTooBig is returned for inputs over a size cap.
 var errTooBig = errors.New("over the size limit")
 
-func readCapped(path string, max int64) ([]byte, error) {
+// readCapped reads the file at path whole, refusing one over max bytes.
+// The buffer is sized from the file's length, one byte over, so that a
+// 30 MB event log is read straight into it: bytes.Buffer.ReadFrom would
+// copy it into a buffer twice the size to keep room for a read that finds
+// nothing more.
+func readCapped(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var b []byte
+	size := int64(512)
 	if fi, err := f.Stat(); err == nil {
-		if fi.Size() > max {
-			return nil, fmt.Errorf("%s: %d bytes, %w of %d (raise it with --max-bytes)", path, fi.Size(), errTooBig, max)
+		if fi.Size() > limit {
+			return nil, fmt.Errorf("%s: %d bytes, %w of %d (raise it with --max-bytes)", path, fi.Size(), errTooBig, limit)
 		}
-		b = make([]byte, 0, fi.Size()+1) // one allocation for a large event log
+		size = max(fi.Size()+1, size)
 	}
-	buf := bytes.NewBuffer(b)
-	_, err = buf.ReadFrom(io.LimitReader(f, max+1))
-	b = buf.Bytes()
-	if err != nil {
-		return nil, err
+	b := make([]byte, 0, min(size, limit+1))
+	r := io.LimitReader(f, limit+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew since Stat: let append pick the next size
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s: %w of %d bytes (raise it with --max-bytes)", path, errTooBig, max)
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: %w of %d bytes (raise it with --max-bytes)", path, errTooBig, limit)
 	}
 	return b, nil
 }

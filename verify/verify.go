@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/agentlab/agentlab/chain"
@@ -139,7 +140,20 @@ func (v *verifier) done(name, okDetail string) {
 	v.res.Checks = append(v.res.Checks, Check{Name: name, OK: false, Detail: strings.Join(shown, "; ")})
 }
 
+// checkOrder is the rank of each check in a result: checks are reported in
+// this order (the order of the constants above, which the browser verifier
+// follows too) whatever order they were completed in, so that a run
+// directory can check its events while its artifacts are still hashing.
+var checkOrder = map[string]int{
+	CheckBundle: 0, CheckArtifacts: 1, CheckEvents: 2, CheckSeal: 3, CheckExpect: 4,
+	CheckPlan: 5, CheckLedger: 6, CheckMetrics: 7, CheckEvidence: 8, CheckReport: 9,
+	CheckPage: 10, CheckSignature: 11, CheckPostSeal: 12,
+}
+
 func (v *verifier) finish() *Result {
+	sort.SliceStable(v.res.Checks, func(i, j int) bool {
+		return checkOrder[v.res.Checks[i].Name] < checkOrder[v.res.Checks[j].Name]
+	})
 	v.res.OK = true
 	for _, c := range v.res.Checks {
 		if !c.OK {
@@ -259,6 +273,16 @@ func (v *verifier) checkSeal(run, sealHash string, claimed *chain.Seal, evs []ch
 		v.done(CheckSeal, "")
 		return
 	}
+	got := v.recomputeSeal(run, sealHash, claimed, evs)
+	v.closeSeal(sealHash, got, claimed, has)
+}
+
+// recomputeSeal recomputes the seal from the events and compares it with
+// the recorded one (claimed, not nil); it returns the recomputed seal
+// hash, or "" when the events do not seal. It needs nothing from the
+// artifacts, so a run directory calls it while they are hashed; closeSeal
+// then finishes the check.
+func (v *verifier) recomputeSeal(run, sealHash string, claimed *chain.Seal, evs []chain.Event) string {
 	got, err := computeSeal(run, claimed.Plan, evs, v.intact, v.opt.Workers)
 	var gotHash string
 	if err != nil {
@@ -277,6 +301,13 @@ func (v *verifier) checkSeal(run, sealHash string, claimed *chain.Seal, evs []ch
 			v.fail(CheckSeal, "the events seal to %s, but the recorded seal is %s (%s)", h.Short(), short(sealHash), sealDiff(claimed, &got))
 		}
 	}
+	return gotHash
+}
+
+// closeSeal checks that every sealed artifact is present (has) and closes
+// the seal check and the --expect check; gotHash is what recomputeSeal
+// returned.
+func (v *verifier) closeSeal(sealHash, gotHash string, claimed *chain.Seal, has func(string) bool) {
 	for _, a := range claimed.Artifacts {
 		if !has(a) {
 			v.fail(CheckSeal, "sealed artifact %s is missing", short(a))
@@ -360,7 +391,7 @@ func (v *verifier) checkEvidence(run string, evs []chain.Event, get func(hashid.
 	for _, a := range sealed {
 		inSeal[a] = true
 	}
-	doc, err := render.LoadSealed(run, v.sealFor(evs), evs, get)
+	doc, err := render.LoadSealed(run, v.sealFor(evs), evidenceEvents(evs), get)
 	if err != nil {
 		v.fail(CheckLedger, "cannot load the evidence: %v", err)
 		v.done(CheckLedger, "")
@@ -758,17 +789,11 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 		v.fail(CheckSeal, "run %s is not sealed (status %s): %s", rd.rec.ID, status, why)
 		claimed = &chain.Seal{Plan: rd.rec.Plan}
 	}
+	// Every check on the events runs while the artifacts hash: only the
+	// artifacts check and the seal's "every sealed artifact is present"
+	// need the hashes. finish reports the checks in their usual order.
 	v.checkChain(rd.rec.ID, rd.events, rd.problems, rd.lines)
-	h := <-hashDone
-	ok := h.ok
-	for _, err := range h.errs {
-		v.fail(CheckArtifacts, "%v", err)
-	}
-	v.done(CheckArtifacts, fmt.Sprintf("%d artifacts re-hashed in %s", len(ids), rd.artifacts))
-	// report artifacts before events, as for bundles
-	n := len(v.res.Checks)
-	v.res.Checks[n-1], v.res.Checks[n-2] = v.res.Checks[n-2], v.res.Checks[n-1]
-	v.checkSeal(rd.rec.ID, rd.rec.Seal, claimed, rd.events, func(id string) bool { return ok[id] })
+	gotSeal := v.recomputeSeal(rd.rec.ID, rd.rec.Seal, claimed, rd.events)
 	get := func(id hashid.ID) ([]byte, error) { return getFile(rd.artifacts, id, 1<<30) }
 	v.checkPlan(claimed, rd.events, get)
 	doc := v.checkEvidence(rd.rec.ID, rd.events, get, claimed.Artifacts)
@@ -789,6 +814,12 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 			v.done(CheckReport, p+" is exactly what the sealed evidence renders to")
 		}
 	}
+	h := <-hashDone
+	for _, err := range h.errs {
+		v.fail(CheckArtifacts, "%v", err)
+	}
+	v.done(CheckArtifacts, fmt.Sprintf("%d artifacts re-hashed in %s", len(ids), rd.artifacts))
+	v.closeSeal(rd.rec.Seal, gotSeal, claimed, func(id string) bool { return h.ok[id] })
 	var sig *Signature
 	if rd.rec.Signature != "" {
 		sig = &Signature{Alg: "ed25519", Sig: rd.rec.Signature, PublicKey: rd.rec.PublicKey}
