@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
@@ -50,6 +51,12 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		out, err := finishedOutcome(snap.Record, o.DataDir)
 		if out != nil {
 			out.Tier, out.TierReasons = issuanceOf(snap.Events)
+			// Where outputs.json was written, read without the lock: a
+			// finished run's checkpoint no longer changes.
+			var cp checkpoint
+			if b, rerr := os.ReadFile(filepath.Join(snap.Dir, runlog.CheckpointFile)); rerr == nil && json.Unmarshal(b, &cp) == nil {
+				out.OutDir = cp.OutDir
+			}
 		}
 		return out, err
 	}

@@ -367,18 +367,15 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 // outputs and writes outputs.json into the out directory. It is also how
 // resume completes a run killed between run.finished and the seal.
 func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error) {
-	_, h, err := rl.Seal(cp.Plan)
-	if err != nil {
-		return nil, err
-	}
-	out.Seal = h.String()
 	out.Tier, out.TierReasons = issuanceOf(rl.Events())
 	outBytes, err := canon.Marshal(out.Outputs)
 	if err != nil {
 		return nil, err
 	}
-	// outputs.json first: once run.json says succeeded, resume changes
-	// nothing, so a failure after it must not leave outputs.json missing.
+	// outputs.json and issuance.json before the seal: sealing writes
+	// run.json with the seal, and once run.json holds a seal and says
+	// succeeded, resume changes nothing, so a failure after that point must
+	// not leave the exported copies missing.
 	if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -389,6 +386,11 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 	if err := writeIssuance(cp.OutDir, out); err != nil {
 		return nil, err
 	}
+	_, h, err := rl.Seal(cp.Plan)
+	if err != nil {
+		return nil, err
+	}
+	out.Seal = h.String()
 	rec := rl.Record()
 	rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier
 	if err := rl.WriteRecord(rec); err != nil {
