@@ -10,7 +10,6 @@ import (
 	sdk "github.com/agentlab/agentlab/presets/ptc"
 
 	"github.com/agentlab/agentlab/plan"
-	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/sources"
 	"github.com/agentlab/agentlab/run/tools"
 	"github.com/agentlab/agentlab/run/tools/mcp"
@@ -125,5 +124,5 @@ func baseDirOf(source string) string {
 }
 
 // dataDirFor is the data directory as an open run sees it (dataDirOf):
-// "" is the working directory.
-func dataDirFor(dataDir string) string { return filepath.Dir(runlog.RunsDir(dataDir)) }
+// cleaned, and "" is the working directory.
+func dataDirFor(dataDir string) string { return filepath.Clean(dataDir) }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
@@ -60,7 +61,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		}
 		return out, err
 	}
-	if err := checkMachine(); err != nil {
+	if err := CheckMachine(); err != nil {
 		return nil, err
 	}
 	rl, err := runlog.Open(o.DataDir, o.RunID)
@@ -254,6 +255,6 @@ func topology(nodes []plan.Node, edges []plan.Edge) map[string]any {
 	for _, e := range edges {
 		es = append(es, e.From+"."+e.Port+"->"+e.To)
 	}
-	sortStrings(es)
+	sort.Strings(es)
 	return map[string]any{"nodes": ns, "edges": es}
 }

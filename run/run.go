@@ -196,7 +196,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if l := scriptWarnings(o.Plan, prov); len(l) > 0 && o.Warn != nil {
 		o.Warn(l)
 	}
-	if err := checkMachine(); err != nil {
+	if err := CheckMachine(); err != nil {
 		return nil, err
 	}
 	pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: baseDir, Actor: o.Actor}, o.Plan, o.Interaction)
@@ -476,8 +476,6 @@ func isPlanFile(path string) bool {
 
 // dataDirOf returns the data dir of an open run (runs/<id> is two levels down).
 func dataDirOf(rl *runlog.Run) string { return filepath.Dir(filepath.Dir(rl.Dir())) }
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 // create makes the run directory. A directory left by a process killed
 // before it wrote the checkpoint holds nothing resumable; with a derived

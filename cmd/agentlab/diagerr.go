@@ -4,6 +4,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/run"
@@ -54,4 +56,27 @@ func writeDiagnostics(stdout, stderr io.Writer, format string, l diag.List, code
 		return exitCode(code)
 	}
 	return exitf(code, "%s", closing)
+}
+
+// relToWD writes the file of each diagnostic relative to the working
+// directory when it lies under it. A run resolves a script file against
+// the flow's directory made absolute, so its warnings would otherwise
+// name a long absolute path where lint names the path as the user would
+// type it; a file outside the working directory keeps its absolute path
+// (a ../../ chain says less than the path itself).
+func relToWD(l diag.List) diag.List {
+	wd, err := os.Getwd()
+	if err != nil {
+		return l
+	}
+	out := make(diag.List, len(l))
+	for i, d := range l {
+		if filepath.IsAbs(d.File) {
+			if r, err := filepath.Rel(wd, d.File); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				d.File = r
+			}
+		}
+		out[i] = d
+	}
+	return out
 }

@@ -23,29 +23,6 @@ func printWarnings(cmd *cobra.Command) func(diag.List) {
 	}
 }
 
-// relToWD writes the file of each diagnostic relative to the working
-// directory when it lies under it. A run resolves a script file against
-// the flow's directory made absolute, so its warnings would otherwise
-// name a long absolute path where lint names the path as the user would
-// type it; a file outside the working directory keeps its absolute path
-// (a ../../ chain says less than the path itself).
-func relToWD(l diag.List) diag.List {
-	wd, err := os.Getwd()
-	if err != nil {
-		return l
-	}
-	out := make(diag.List, len(l))
-	for i, d := range l {
-		if filepath.IsAbs(d.File) {
-			if r, err := filepath.Rel(wd, d.File); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-				d.File = r
-			}
-		}
-		out[i] = d
-	}
-	return out
-}
-
 // warnScripts prints, once per script file, the W-SCRIPT-NODE warnings of
 // the script providers an evaluation's variants use: --provider's file is
 // relative to the working directory, a variant's to the suite's directory
