@@ -391,7 +391,7 @@ func (v *verifier) checkEvidence(run string, evs []chain.Event, get func(hashid.
 	for _, a := range sealed {
 		inSeal[a] = true
 	}
-	doc, err := render.LoadSealed(run, v.sealFor(evs), evidenceEvents(evs), get)
+	doc, err := render.LoadSealed(run, v.sealFor(evs), render.ReportEvents(evs), get)
 	if err != nil {
 		v.fail(CheckLedger, "cannot load the evidence: %v", err)
 		v.done(CheckLedger, "")

@@ -28,6 +28,7 @@ const (
 	KeyMetrics        = "metrics_artifact"
 	KeyReport         = "report_artifact"
 	KeyHits           = "hits_artifact"
+	KeyContract       = "contract" // an output node's issuance verdict
 )
 
 // Meta describes the run the report belongs to, as the sealed events say.
@@ -230,7 +231,7 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 				return nil, fmt.Errorf("evidence %s: unknown kind %q", ent.ID, ent.Kind)
 			}
 		case chain.TypeNodeFinished:
-			verdicts.add(e.Node, data["contract"])
+			verdicts.add(e.Node, data[KeyContract])
 			if id := str(KeyMetrics); id != "" {
 				b, err := fetch("metrics of node "+e.Node, id)
 				if err != nil {

@@ -1,34 +1,33 @@
-package verify
+package render
 
 import (
 	"bytes"
 
 	"github.com/agentlab/agentlab/chain"
-	"github.com/agentlab/agentlab/evidence/render"
 )
 
-// evidenceEvents returns the sealed events the report's evidence is loaded
-// from: the event types the renderer reads (docs/formats.md, "Report":
+// ReportEvents returns the sealed events the report's evidence is loaded
+// from (what LoadSealed needs): the event types the renderer reads (docs/formats.md, "Report":
 // run.started, run.resumed, evidence.added, node.finished, run.finished),
 // leaving out the node.finished events that cannot hold anything it reads
 // from one: a metrics_artifact, a report_artifact or a contract (its tier).
 // The renderer decodes the data of every node.finished it is given; for a
 // run of 100,000 events that decoding was the largest part of the event
-// checks, for events it then ignores.
+// checks of verify, for events it then ignores.
 //
 // The test is on the bytes and errs on the side of keeping: without a
 // backslash, a JSON object can only have one of those keys at its top level
 // if the quoted key appears literally in it, so an event is left out only
 // when its data has no backslash and none of the quoted keys. What the
 // renderer makes of the events is unchanged (TestEvidenceEventsSameDoc).
-func evidenceEvents(evs []chain.Event) []chain.Event {
+func ReportEvents(evs []chain.Event) []chain.Event {
 	if end := chain.SealedPrefix(evs); end >= 0 {
 		evs = evs[:end+1]
 	}
 	var out []chain.Event
 	for _, e := range evs {
 		switch e.Type {
-		case chain.TypeRunStarted, render.TypeRunResumed, render.TypeEvidenceAdded, chain.TypeRunFinished:
+		case chain.TypeRunStarted, TypeRunResumed, TypeEvidenceAdded, chain.TypeRunFinished:
 		case chain.TypeNodeFinished:
 			if !mayFeedReport(e.Data) {
 				continue
@@ -44,9 +43,9 @@ func evidenceEvents(evs []chain.Event) []chain.Event {
 // reportKeys are the node.finished data keys the renderer reads, quoted as
 // they appear in JSON.
 var reportKeys = [][]byte{
-	[]byte(`"` + render.KeyMetrics + `"`),
-	[]byte(`"` + render.KeyReport + `"`),
-	[]byte(`"contract"`),
+	[]byte(`"` + KeyMetrics + `"`),
+	[]byte(`"` + KeyReport + `"`),
+	[]byte(`"` + KeyContract + `"`),
 }
 
 // mayFeedReport reports whether node.finished data may hold a key the

@@ -12,40 +12,8 @@ import (
 	"github.com/agentlab/agentlab/internal/evfixture"
 )
 
-// TestMayFeedReport: node.finished data is kept for the renderer whenever
-// it may hold one of the keys the renderer reads, escaped spellings
-// included; only data that certainly holds none of them is left out.
-func TestMayFeedReport(t *testing.T) {
-	for _, c := range []struct {
-		data string
-		keep bool
-	}{
-		{`{"elapsed_ms":3,"output":1,"vars":{"x":1}}`, false},
-		{`{"artifacts":["b3:00"],"output":1}`, false},
-		{``, false},
-		{`null`, false},
-		{`{"metrics_artifact":"b3:00","output":{}}`, true},
-		{`{"output":{},"report_artifact":"b3:00"}`, true},
-		{`{"contract":{"tier":"degraded"},"output":{}}`, true},
-		{`{ "contract" : {"tier":"formal"} }`, true},
-		// escaped keys decode to the same names
-		{`{"metrics\u005fartifact":"b3:00"}`, true},
-		{`{"contr\u0061ct":{"tier":"degraded"}}`, true},
-		{`{"output":"a \"quoted\" word"}`, true},
-		// nested keys or values that spell a key are kept too (harmless)
-		{`{"output":{"metrics_artifact":"x"}}`, true},
-		{`{"output":"contract"}`, true},
-		// keys differing in case are other keys
-		{`{"Contract":{"tier":"degraded"},"Metrics_Artifact":"b3:00"}`, false},
-	} {
-		if got := mayFeedReport([]byte(c.data)); got != c.keep {
-			t.Errorf("mayFeedReport(%s) = %v, want %v", c.data, got, c.keep)
-		}
-	}
-}
-
 // TestEvidenceEventsSameDoc: the renderer loads the same evidence, and
-// renders the same report, from evidenceEvents as from every event, for
+// renders the same report, from render.ReportEvents as from every event, for
 // the fixture runs (metrics, a report, a degraded contract, an event after
 // the seal) and a large run whose node.finished events it mostly leaves
 // out.
@@ -91,11 +59,11 @@ func TestEvidenceEventsSameDoc(t *testing.T) {
 		if len(all.Meta.TierReasons) == 0 {
 			t.Fatalf("the case does not exercise the contract verdicts: %+v", all.Meta)
 		}
-		kept := evidenceEvents(evs)
+		kept := render.ReportEvents(evs)
 		if len(kept) != len(evs)-1 {
 			t.Errorf("kept %d of %d events, want every one but event 2", len(kept), len(evs))
 		}
-		if got := evidenceEvents(append(evs, mk(6, "human.decided", "g", `{}`))); !reflect.DeepEqual(got, kept) {
+		if got := render.ReportEvents(append(evs, mk(6, "human.decided", "g", `{}`))); !reflect.DeepEqual(got, kept) {
 			t.Errorf("an event after the seal is kept: %+v", got)
 		}
 		some, err := render.LoadSealed("r", "", kept, get)
@@ -110,7 +78,7 @@ func TestEvidenceEventsSameDoc(t *testing.T) {
 				t.Fatal(err)
 			}
 			get := func(id hashid.ID) ([]byte, error) { return getFile(rd.artifacts, id, 1<<30) }
-			kept := evidenceEvents(rd.events)
+			kept := render.ReportEvents(rd.events)
 			finished, keptFinished := 0, 0
 			for _, e := range rd.events[:chain.SealedPrefix(rd.events)+1] {
 				if e.Type == chain.TypeNodeFinished {
