@@ -42,6 +42,8 @@ var checkCases = []struct {
 	{"vars.items | length > 0", Transform, CodePipe, 11, 19},
 	{"vars.gate | upper", Transform, CodePipe, 10, 17},
 	{"vars.gate | upper()", Transform, CodePipe, 10, 17},
+	{"len(vars.items | length) > 0", Transform, CodePipe, 15, 23},
+	{"contains(vars.gate | lower, 'x')", Transform, CodePipe, 19, 26},
 	{"{'a', 'b'}", Transform, CodeSet, 0, 10},
 	{"vars.gate in {'a', 'b'}", Cond, CodeSet, 13, 23},
 	{"{1}", Transform, CodeSet, 0, 3},

@@ -259,11 +259,25 @@ var filterFuncs = map[string]string{
 func (s *source) pipe(toks []lexer.Token, i int) {
 	t := toks[i]
 	from, to := s.span(t.From, t.To)
+	// The piped operand runs back to an earlier pipe, or to the bracket or
+	// comma that encloses it ("len(vars.x | length)" pipes vars.x).
 	start := s.base
+	depth := 0
+scan:
 	for j := i - 1; j >= 0; j-- {
-		if toks[j].Is(lexer.Operator, "|") {
-			_, start = s.span(toks[j].From, toks[j].To)
-			break
+		tj := toks[j]
+		switch {
+		case tj.Kind == lexer.Bracket && strings.ContainsAny(tj.Value, ")]}"):
+			depth++
+		case tj.Kind == lexer.Bracket && strings.ContainsAny(tj.Value, "([{"):
+			if depth == 0 {
+				_, start = s.span(tj.From, tj.To)
+				break scan
+			}
+			depth--
+		case depth == 0 && (tj.Is(lexer.Operator, "|") || tj.Is(lexer.Operator, ",")):
+			_, start = s.span(tj.From, tj.To)
+			break scan
 		}
 	}
 	left := strings.TrimSpace(s.src[start:from])
