@@ -1,5 +1,5 @@
 // Package bench generates the inputs of the performance benchmarks
-// (DESIGN §12) and holds the arithmetic of their summary: min, median and
+// (docs/performance.md) and holds the arithmetic of their summary: min, median and
 // max of repeated measurements, ratios to a floor measured in the same run,
 // and the exponent of a log-log least-squares fit that shows whether a
 // stage scales linearly.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the performance budgets of DESIGN §12 and rewrites the summary at
+# Measures the performance budgets of docs/performance.md and rewrites the summary at
 # the top of docs/performance.md (between the bench markers).
 #
 #   bash bench/run.sh            full run: 5 repetitions, < 15 min on 2 cores

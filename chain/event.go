@@ -37,7 +37,7 @@ const (
 // Recorded reports whether events of type typ belong in events.jsonl.
 // node.token events are progress output: recording every token would make
 // the sealed log depend on streaming chunk boundaries, so they are not
-// written and are therefore not sealed (DESIGN §5).
+// written and are therefore not sealed (docs/formats.md).
 func Recorded(typ string) bool { return typ != TypeNodeToken }
 
 // TimeLayout is the event time format: RFC 3339 in UTC with exactly nine

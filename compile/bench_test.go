@@ -68,7 +68,7 @@ func BenchmarkYAMLParse10k(b *testing.B) {
 }
 
 // BenchmarkLintCompile10k lints and compiles a 10,000-node flow from its
-// file to the normalised plan. Budget (DESIGN §12): ≤ 3× the floor.
+// file to the normalised plan. Budget (docs/performance.md): ≤ 3× the floor.
 func BenchmarkLintCompile10k(b *testing.B) { benchCompile(b, 10_000) }
 
 // BenchmarkLintCompile100k shows that the work stays linear.

@@ -1,7 +1,7 @@
 // Package compile is the front half of agentlab: it loads flow files, metric
 // cards and preset patches with positions, checks them against the
-// workflow language (DESIGN §3), and turns a clean flow into an immutable,
-// canonical plan whose hash pins its behaviour (DESIGN §4).
+// workflow language (docs/language.md), and turns a clean flow into an immutable,
+// canonical plan whose hash pins its behaviour (docs/formats.md).
 //
 // The pipeline for one flow file is a fixed sequence of passes, each of
 // which collects every finding instead of stopping at the first:

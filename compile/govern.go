@@ -41,7 +41,7 @@ func (f *flow) gov(v *V, code, fix, format string, args ...any) {
 	}
 }
 
-// governance applies the tier rules and evidence gates G1–G5 (DESIGN §3).
+// governance applies the tier rules and evidence gates G1–G5 (docs/language.md).
 func (f *flow) governance() {
 	if tierRank(f.effTier) == 0 {
 		return

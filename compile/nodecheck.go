@@ -9,7 +9,7 @@ import (
 )
 
 // builtinTools are the tools every agent can be given besides the
-// db_query__<source> tools of the flow's sources (DESIGN §7).
+// db_query__<source> tools of the flow's sources (docs/agents.md).
 var builtinTools = []string{"file_grep", "file_list", "file_read", "http_fetch", "run_code"}
 
 // checkNodeFields applies the rules that tie several fields of one node

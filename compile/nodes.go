@@ -6,7 +6,7 @@ import (
 	"github.com/agentlab/agentlab/compile/expr"
 )
 
-// Node types, in the order of DESIGN §3.
+// Node types, in the order of docs/language.md.
 var nodeTypes = []string{
 	"input", "output",
 	"llm", "agent", "supervisor", "report",

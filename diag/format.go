@@ -118,7 +118,7 @@ func WriteText(w io.Writer, l List, opt TextOptions) error {
 	return bw.Flush()
 }
 
-// jsonReport is the stable JSON shape of DESIGN §2.
+// jsonReport is the stable JSON shape of docs/cli.md.
 type jsonReport struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Errors      int          `json:"errors"`

@@ -71,7 +71,7 @@ func benchEval(b *testing.B, sealed bool) {
 }
 
 // BenchmarkEvalMock1000 evaluates 1,000 questions with one check each on
-// the mock provider, without recording (DESIGN §12 budget: ≤ 0.35 ms and
+// the mock provider, without recording (docs/performance.md budget: ≤ 0.35 ms and
 // ≤ 50 KB per question; divide B/op by 1,000).
 func BenchmarkEvalMock1000(b *testing.B) { benchEval(b, false) }
 

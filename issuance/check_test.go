@@ -147,7 +147,7 @@ func TestCheckVerdict(t *testing.T) {
 	}
 }
 
-// TestJSONShape pins the DESIGN §2 shape: the first keys of a number are
+// TestJSONShape pins the docs/cli.md shape: the first keys of a number are
 // text, start, end, value, interval, matched, ignored, in that order.
 func TestJSONShape(t *testing.T) {
 	res := Check("up 8.7% on 2026-11-29, 两千余家", []Metric{{Name: "wow", Value: 0.087, Format: "percent"}}, Options{})

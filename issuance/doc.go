@@ -1,6 +1,6 @@
 // Package issuance reads narrative text (English and Chinese), finds every
 // number in it, maps each one to a controlled set of metrics and gives the
-// issuance verdict of DESIGN §6: formal, degraded or withheld.
+// issuance verdict of docs/evidence.md: formal, degraded or withheld.
 //
 // The premise is that numbers in a report come from data, never from the
 // narrative. A report node writes citation markers and the system fills the

@@ -29,7 +29,7 @@ const (
 )
 
 // Number is one number found in a narrative. The first seven fields are the
-// JSON shape fixed by DESIGN §2; the ones after them are explanations.
+// JSON shape fixed by docs/cli.md; the ones after them are explanations.
 //
 // Start and End are byte offsets into the UTF-8 text, End exclusive.
 // Value is the number in base units (a percent is a ratio: "8.7%" is

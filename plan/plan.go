@@ -49,7 +49,7 @@ type Plan struct {
 	Tools map[string]map[string]any `json:"tools,omitempty"`
 }
 
-// Preset is the resolved list of preset rows (DESIGN §8).
+// Preset is the resolved list of preset rows (docs/presets.md).
 type Preset struct {
 	Name string      `json:"name"`
 	Rows []PresetRow `json:"rows"`
@@ -100,7 +100,7 @@ type Retry struct {
 }
 
 // Node is one step of the graph. Fields common to every type are typed;
-// the fields of a particular type (DESIGN §3) live in Spec, with defaults
+// the fields of a particular type (docs/language.md) live in Spec, with defaults
 // filled in by compile.
 type Node struct {
 	ID       string         `json:"id"`

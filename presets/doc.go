@@ -1,7 +1,7 @@
 // Package presets holds agentlab's agent presets: the built-in presets
 // embedded as YAML, patch files (*.patch.yml) that derive a new preset from
 // a base by row-level operations, and the row-level diff between two
-// presets (DESIGN §8).
+// presets (docs/presets.md).
 //
 // A preset is an ordered list of rows {id, use, disabled, config}. The
 // compiler resolves the preset a flow names and embeds the resulting rows in

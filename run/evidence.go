@@ -68,7 +68,7 @@ func tierOf(events []chain.Event) string {
 // issuanceOf is the run's tier (see tierOf) and why it is not formal: the
 // reasons of every contracted output whose verdict is not formal, each
 // prefixed with the output node when several outputs carry a contract
-// (DESIGN §6: a degraded run declares what was untraced, missing or
+// (docs/evidence.md: a degraded run declares what was untraced, missing or
 // unchecked). The reasons are nil for a formal run.
 func issuanceOf(events []chain.Event) (string, []string) {
 	tier := ""

@@ -30,7 +30,7 @@ import (
 	"github.com/agentlab/agentlab/run/sources"
 )
 
-// Kinds of run (DESIGN §4).
+// Kinds of run (docs/running.md).
 const (
 	KindExploratory = "exploratory"
 	KindFormal      = "formal"
@@ -121,7 +121,7 @@ type Outcome struct {
 }
 
 // checkpoint is checkpoint.json: everything resume needs besides the
-// events (DESIGN §5). The plan and the inputs are stored as artifacts.
+// events (docs/formats.md). The plan and the inputs are stored as artifacts.
 type checkpoint struct {
 	Format   int    `json:"format"`
 	Plan     string `json:"plan"`
@@ -508,7 +508,7 @@ func create(dataDir, id string) (*runlog.Run, error) {
 // writeIssuance writes issuance.json next to outputs.json when an output
 // has a contract: {"tier": …, "reasons": […]}, so that whoever takes the
 // outputs also gets the declaration of what could not be traced, was
-// missing or could not be checked (DESIGN §6). The outputs themselves stay
+// missing or could not be checked (docs/evidence.md). The outputs themselves stay
 // exactly what the flow produced.
 func writeIssuance(dir string, out *Outcome) error {
 	if out.Tier == "" {

@@ -16,7 +16,7 @@ import (
 )
 
 // The verify benchmark runs on a generated sealed run: small by default;
-// AGENTLAB_BENCH_VERIFY=large gives the DESIGN §12 form, 100,000 events and
+// AGENTLAB_BENCH_VERIFY=large gives the docs/performance.md form, 100,000 events and
 // 1 GiB of artifacts (256 × 4 MiB). Both benchmarks hash exactly the same
 // bytes (events.jsonl and every artifact) so that their ratio is the
 // budget: verify ≥ 70% of raw BLAKE3 on both cores.

@@ -14,7 +14,7 @@ import (
 )
 
 // Verifying 100,000 events must not cost more than hashing the artifacts
-// (DESIGN §12), so the verifier spreads the per-event work over every core
+// (docs/performance.md), so the verifier spreads the per-event work over every core
 // and does it once. The shared definitions in package chain stay the
 // authority: the fast path here only decides that a log is intact; as soon
 // as anything looks wrong, the verdict and its messages come from

@@ -42,7 +42,7 @@ type Check struct {
 	Detail string `json:"detail"`
 }
 
-// Result is a verification: JSON exactly as DESIGN §2 prints it.
+// Result is a verification: JSON exactly as docs/cli.md prints it.
 type Result struct {
 	OK     bool    `json:"ok"`
 	Seal   string  `json:"seal"`

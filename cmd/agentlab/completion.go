@@ -7,7 +7,7 @@ import (
 )
 
 // completionExamples ends the help of cobra's generated `completion`
-// commands with examples, like every other command's help (DESIGN §2).
+// commands with examples, like every other command's help (docs/cli.md).
 // Their own text explains the set-up in prose; the examples give the
 // commands to copy.
 var completionExamples = map[string][]string{

@@ -23,7 +23,7 @@ var noFormat = map[string]string{
 	"agentlab ptc":                   "only says that a subcommand is needed",
 }
 
-// TestCommandConventions checks the command-line contract (DESIGN §2) on
+// TestCommandConventions checks the command-line contract (docs/cli.md) on
 // the command tree itself: every command's help ends with examples, and
 // every runnable command that prints results takes --format text|json.
 func TestCommandConventions(t *testing.T) {

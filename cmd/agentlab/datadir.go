@@ -3,7 +3,7 @@ package main
 import "os"
 
 // defaultDataDir is where runs and artifacts live when nothing says
-// otherwise (DESIGN §5).
+// otherwise (docs/formats.md).
 const defaultDataDir = "./.agentlab"
 
 // dataDir resolves the data directory with the usual precedence: the

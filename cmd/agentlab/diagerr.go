@@ -34,7 +34,7 @@ func diagnosticsOf(err error) (diag.List, bool) {
 }
 
 // writeDiagnostics prints l in the command's format: with json, the
-// diagnostics object of DESIGN §2 on stdout (and nothing more on stderr,
+// diagnostics object of docs/cli.md on stdout (and nothing more on stderr,
 // so that stdout stays one JSON document); with text, the usual
 // file:line:col lines with the source excerpt and the fix on stderr.
 // It returns the error that exits with code, with a closing sentence in

@@ -60,7 +60,7 @@ Examples:
 				var d diag.Diagnostic
 				switch {
 				case errors.As(err, &d) && format == "json":
-					// The JSON diagnostics shape of DESIGN §2 on stdout,
+					// The JSON diagnostics shape of docs/cli.md on stdout,
 					// so that a pipeline reading JSON gets JSON.
 					return writeDiagnostics(cmd.OutOrStdout(), cmd.ErrOrStderr(), format, diag.List{d}, exitUsage, "")
 				case errors.As(err, &d) && d.Fix != "":

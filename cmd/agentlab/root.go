@@ -9,7 +9,7 @@ import (
 	"golang.org/x/term"
 )
 
-// Exit codes shared by every command (DESIGN §2).
+// Exit codes shared by every command (docs/cli.md).
 const (
 	exitOK       = 0
 	exitFailed   = 1 // lint errors, run failed, a check failed

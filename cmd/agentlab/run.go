@@ -257,7 +257,7 @@ func runError(cmd *cobra.Command, format string, err error) error {
 	return exitf(exitFailed, "%v", err)
 }
 
-// runResult is the --format json result of run and resume (DESIGN §2).
+// runResult is the --format json result of run and resume (docs/cli.md).
 type runResult struct {
 	Run     string           `json:"run"`
 	Status  string           `json:"status"`
@@ -269,7 +269,7 @@ type runResult struct {
 	Report  *string          `json:"report"`
 	Bundle  *string          `json:"bundle"`
 	Waiting []runlog.Waiting `json:"waiting"`
-	// TierReasons says why the tier is not formal (DESIGN §6: a degraded
+	// TierReasons says why the tier is not formal (docs/evidence.md: a degraded
 	// run declares what it could not trace or check); [] otherwise.
 	TierReasons []string `json:"tier_reasons"`
 }

@@ -1,5 +1,5 @@
 // Package form is the form of a human node: the fields a person fills in
-// when deciding it (`form:` in the flow, DESIGN §3), and the checking and
+// when deciding it (`form:` in the flow, docs/language.md), and the checking and
 // typing of the values submitted with a decision.
 //
 // Lint, the run engine and `agentlab approve` share this package, so that

@@ -1,5 +1,5 @@
 // Package marker parses the citation markers a report node's model writes
-// (DESIGN §6). The model never writes a number that passes as evidence: it
+// (docs/evidence.md). The model never writes a number that passes as evidence: it
 // writes markers, and the system fills the values in from sealed snapshots.
 //
 //	[[m:gmv]]  [[m:gmv|万]]                 a metric, optionally in a display unit

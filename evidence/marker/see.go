@@ -11,7 +11,7 @@ import (
 const closers = ".,;:!?)。，；：！？"
 
 // TrimSee drops the white space a see marker would strand once it is
-// removed. A see marker is not rendered (DESIGN §6), so in "GMV rose
+// removed. A see marker is not rendered (docs/evidence.md), so in "GMV rose
 // [[see:m:gmv]]." the space before the marker would end up before the
 // full stop ("GMV rose ."), and in "rose [[see:Q1]] sharply" two spaces
 // would stand between the words. When what follows a see marker —

@@ -118,7 +118,7 @@ func Body(d *Doc) []byte {
 		w.s("</dd>\n")
 	}
 	if len(d.Meta.TierReasons) > 0 {
-		// DESIGN §6: a run that is not formal declares why, next to its tier.
+		// docs/evidence.md: a run that is not formal declares why, next to its tier.
 		w.s("<dt class=\"al-label\">tier reasons</dt><dd><ul class=\"al-reasons\">")
 		for i, r := range d.Meta.TierReasons {
 			w.s("<li")

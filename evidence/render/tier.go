@@ -3,7 +3,7 @@ package render
 // contractVerdicts gathers the issuance verdicts of the output nodes with a
 // contract, from their node.finished events (data.contract: {tier,
 // issuance: {reasons}}), so that the report can declare why a run is not
-// formal (DESIGN §6). assets/verify.js holds the same rules.
+// formal (docs/evidence.md). assets/verify.js holds the same rules.
 type contractVerdicts struct {
 	nodes []string            // contracted output nodes, in event order
 	seen  map[string]bool     // nodes already in nodes

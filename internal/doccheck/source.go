@@ -1,7 +1,7 @@
 // Package doccheck keeps docs/diagnostics.md complete: every diagnostic
 // and error code that agentlab can print must have an entry there with a
 // bad example and a fix. Codes are stable names users and CI match on
-// (DESIGN §2), so a code that reaches a user without documentation is a
+// (docs/cli.md), so a code that reaches a user without documentation is a
 // bug; this package finds the codes in the Go sources and the entries in
 // the page so that a test can compare the two.
 package doccheck

@@ -6,7 +6,7 @@
 // writes events through a Recorder, asks a Model for completions and
 // reports progress to an Observer. Package run wires those to runlog,
 // provider and the terminal. This keeps node execution drivable from
-// outside the scheduler (DESIGN §11) and the scheduler testable with fakes.
+// outside the scheduler and the scheduler testable with fakes.
 //
 // # Scheduling
 //

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The eval harness budget (DESIGN §12) is 0.35 ms per question on the mock
+// The eval harness budget (docs/performance.md) is 0.35 ms per question on the mock
 // including the check; these show what the mock itself takes.
 
 func BenchmarkMockPlain(b *testing.B) {

@@ -13,7 +13,7 @@ import (
 )
 
 // The two benchmarks below run on the same 1 MiB of bytes so that their
-// MB/s can be compared within one run (DESIGN §12: store write + read-back
+// MB/s can be compared within one run (docs/performance.md: store write + read-back
 // must reach at least 50% of raw BLAKE3).
 
 func benchBytes() []byte {
@@ -91,7 +91,7 @@ func BenchmarkFileWriteRead1MiB(b *testing.B) {
 // BenchmarkStoreRatio1MiB interleaves the raw hash and the store round trip
 // on the same bytes in every iteration and reports their throughput ratio
 // (store MB/s ÷ raw MB/s), which stays meaningful on a machine whose load
-// drifts between separate benchmarks. The DESIGN §12 budget is ≥ 0.5.
+// drifts between separate benchmarks. The docs/performance.md budget is ≥ 0.5.
 // file/raw is the same ratio for a plain os.WriteFile + os.ReadFile of the
 // bytes (no hash, no fsync, no rename): the ceiling of any file-based store
 // on the machine at hand.

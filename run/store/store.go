@@ -4,7 +4,7 @@
 // a full disk never leaves a blob that reads back wrong without an error.
 //
 // Store is the seam for other backends (an S3-compatible bucket shared by
-// many runners, DESIGN §11): nothing outside this package builds artifact
+// many runners): nothing outside this package builds artifact
 // paths, and content addressing makes every write idempotent.
 package store
 

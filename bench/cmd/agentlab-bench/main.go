@@ -1,6 +1,6 @@
 //go:build unix
 
-// Command agentlab-bench measures the performance budgets of DESIGN §12
+// Command agentlab-bench measures the performance budgets of docs/performance.md
 // and writes the summary at the top of docs/performance.md. bench/run.sh
 // builds and runs it; see that script for the one-line usage.
 //
