@@ -268,7 +268,7 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 		next    atomic.Int64
 		wg      sync.WaitGroup
 	)
-	results := make(chan CaseResult, 4*par)
+	results := make(chan finishedCase, 4*par)
 	out := make(map[Key]CaseResult, len(todo))
 	writeErr := make(chan error, 1)
 	go func() {
@@ -287,18 +287,20 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 				over := maxCost > 0 && spent >= maxCost
 				spentMu.Unlock()
 				if over || ctx.Err() != nil {
+					results <- finishedCase{index: i}
 					continue
 				}
 				cr, cutShort := runOne(ctx, o, todo[i], exp)
 				if cutShort {
 					// Cut short by the interruption, not by the flow: leave it
 					// for --resume instead of recording a failure.
+					results <- finishedCase{index: i}
 					continue
 				}
 				spentMu.Lock()
 				spent += cr.CostUSD
 				spentMu.Unlock()
-				results <- cr
+				results <- finishedCase{index: i, result: &cr}
 			}
 		}()
 	}
@@ -310,25 +312,67 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 	return out, nil
 }
 
-// writeCases drains results into out, recording them in batches. After a
-// write error it keeps draining (so workers never block) and returns the
-// first error.
-func writeCases(results <-chan CaseResult, rec *recorder, out map[Key]CaseResult, progress func(CaseResult)) error {
+// finishedCase is what a worker hands the writer for todo[index]: the
+// scored case, or nil when it was not run (cost cap, interruption).
+type finishedCase struct {
+	index  int
+	result *CaseResult
+}
+
+// writeCases drains results into out, recording them in batches and in
+// the order of the cases, whatever order the workers finish them in, so
+// that the record's events, and with them the seal, are the same with
+// --parallel 1 and 8. A case that finished early waits in memory for the
+// ones before it; if the evaluation is killed meanwhile, --resume runs it
+// again. Progress is reported as cases finish. After a write error it
+// keeps draining (so workers never block) and returns the first error.
+func writeCases(results <-chan finishedCase, rec *recorder, out map[Key]CaseResult, progress func(CaseResult)) error {
 	var firstErr error
+	waiting := map[int]*CaseResult{}
+	skipped := map[int]bool{}
+	next := 0
 	batch := make([]*CaseResult, 0, 64)
-	for cr := range results {
-		batch = append(batch[:0], &cr)
+	take := func(f finishedCase) {
+		if f.result == nil {
+			skipped[f.index] = true
+			return
+		}
+		waiting[f.index] = f.result
+		if progress != nil {
+			progress(*f.result)
+		}
+	}
+	for f := range results {
+		take(f)
 	more:
-		for len(batch) < cap(batch) {
+		for {
 			select {
-			case c, ok := <-results:
+			case g, ok := <-results:
 				if !ok {
 					break more
 				}
-				batch = append(batch, &c)
+				take(g)
 			default:
 				break more
 			}
+		}
+		batch = batch[:0]
+		for {
+			if skipped[next] {
+				delete(skipped, next)
+				next++
+				continue
+			}
+			c, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			batch = append(batch, c)
+			next++
+		}
+		if len(batch) == 0 {
+			continue
 		}
 		if firstErr == nil {
 			if rec != nil {
@@ -343,9 +387,6 @@ func writeCases(results <-chan CaseResult, rec *recorder, out map[Key]CaseResult
 		}
 		for _, c := range batch {
 			out[c.Key()] = *c
-			if progress != nil {
-				progress(*c)
-			}
 		}
 	}
 	return firstErr

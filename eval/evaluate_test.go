@@ -282,6 +282,35 @@ func TestEvaluateFixedClockIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestEvaluateSlowFirstCaseKeepsTheSeal plays a provider whose first
+// answer is the slowest: with several workers the cases finish out of
+// order, and the record (hence the seal) must still be the one a serial
+// evaluation writes.
+func TestEvaluateSlowFirstCaseKeepsTheSeal(t *testing.T) {
+	epoch := time.Unix(1700000000, 0).UTC()
+	slowFirst := RunnerFunc(func(ctx context.Context, c Case) (Answer, error) {
+		if c.Question.ID == "a" && c.Variant.Name == "good" {
+			time.Sleep(40 * time.Millisecond)
+		}
+		return (&fakeRunner{}).Run(ctx, c)
+	})
+	seal := func(par int) string {
+		o := fakeOptions(t, slowFirst)
+		o.DataDir, o.Epoch, o.Parallel = t.TempDir(), &epoch, par
+		res, err := Evaluate(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Seal == "" {
+			t.Fatal("no seal")
+		}
+		return res.Seal
+	}
+	if serial, parallel := seal(1), seal(4); serial != parallel {
+		t.Errorf("seal with --parallel 4 %s differs from the serial one %s", parallel, serial)
+	}
+}
+
 func TestEvaluateCostCap(t *testing.T) {
 	o := fakeOptions(t, &fakeRunner{cost: 1})
 	o.MaxCostUSD = 2

@@ -76,7 +76,13 @@ type Options struct {
 	OutDir string
 	// Epoch, when set (SOURCE_DATE_EPOCH), fixes the clock and derives the
 	// run id from the plan, inputs, seed and provider.
-	Epoch   *time.Time
+	Epoch *time.Time
+	// Case, when set, names the evaluation case the run answers
+	// (question, variant, repeat). It enters the derived run id, so that
+	// two cases with the same inputs never derive the same id and an
+	// evaluation's seal is the same on every machine. Plain runs leave it
+	// empty and keep the ids they always had.
+	Case    string
 	Observe func(engine.Update)
 	// Started is called once the run id is known, before any node runs.
 	Started func(runID string)
@@ -156,14 +162,59 @@ func SourceDateEpoch() (*time.Time, error) {
 // RunID returns the id of a new run: derived from what determines the run
 // when the clock is fixed, else the UTC start time plus a random suffix.
 func RunID(epoch *time.Time, planHash hashid.ID, inputs map[string]any, seed int64, prov, model, kind string) (string, error) {
+	return runID(epoch, planHash, inputs, seed, prov, model, kind, "")
+}
+
+// randomIDTries bounds how often a run with a random id draws again when
+// the id is taken: the suffix has 24 bits, so thousands of runs started in
+// one second (an evaluation) can meet an id already in use.
+const randomIDTries = 8
+
+// idRand and idClock draw random run ids; tests replace them to force a
+// collision.
+var (
+	idRand  = defaultIDRand
+	idClock = defaultIDClock
+)
+
+var (
+	defaultIDRand  = rand.Read
+	defaultIDClock = time.Now
+)
+
+// createRun derives or draws the run's id and creates its directory. A
+// random id that is already taken is drawn again, so a collision is never
+// a failed run; a derived id that is taken is the caller's to handle
+// (runlog.ErrExists).
+func createRun(o Options, inputs map[string]any) (string, *runlog.Run, error) {
+	for try := 1; ; try++ {
+		id, err := runID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind, o.Case)
+		if err != nil {
+			return "", nil, err
+		}
+		rl, err := create(o.DataDir, id)
+		if err == nil {
+			return id, rl, nil
+		}
+		if o.Epoch != nil || !errors.Is(err, runlog.ErrExists) || try == randomIDTries {
+			return "", nil, err
+		}
+	}
+}
+
+func runID(epoch *time.Time, planHash hashid.ID, inputs map[string]any, seed int64, prov, model, kind, evalCase string) (string, error) {
 	if epoch == nil {
 		var b [3]byte
-		if _, err := rand.Read(b[:]); err != nil {
+		if _, err := idRand(b[:]); err != nil {
 			return "", err
 		}
-		return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:]), nil
+		return idClock().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:]), nil
 	}
-	c, err := canon.Marshal(map[string]any{"plan": planHash.String(), "inputs": inputs, "seed": seed, "provider": prov, "model": model, "kind": kind})
+	fields := map[string]any{"plan": planHash.String(), "inputs": inputs, "seed": seed, "provider": prov, "model": model, "kind": kind}
+	if evalCase != "" {
+		fields["case"] = evalCase
+	}
+	c, err := canon.Marshal(fields)
 	if err != nil {
 		return "", err
 	}
@@ -204,11 +255,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer pre.close()
-	id, err := RunID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind)
-	if err != nil {
-		return nil, err
-	}
-	rl, err := create(o.DataDir, id)
+	id, rl, err := createRun(o, inputs)
 	if err != nil {
 		return nil, err
 	}

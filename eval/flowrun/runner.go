@@ -113,12 +113,14 @@ func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
 		DataDir: r.DataDir, Plan: p, PlanHash: h, Source: r.Flow, Kind: run.KindExploratory,
 		Inputs: c.Question.Inputs, Provider: r.provider(c.Variant), Model: model,
 		Seed: c.Variant.Seed + int64(c.Repeat), Actor: r.Actor, Origin: eval.KindEval, Epoch: r.Epoch,
-		Parallel: 1,
+		Parallel: 1, Case: caseName(c),
 	}
 	out, err := run.Start(ctx, opts)
 	if err != nil && r.Epoch != nil && errors.Is(err, runlog.ErrExists) {
-		// The same plan, inputs, seed and provider were run before under a
-		// fixed clock: run again under a fresh id.
+		// This very case (the same question, variant and repeat, plan,
+		// inputs, seed and provider) was run before in this data dir under
+		// a fixed clock, outside this evaluation's record: run again under
+		// a fresh id and the real clock (docs/evals.md).
 		opts.Epoch = nil
 		out, err = run.Start(ctx, opts)
 	}
@@ -139,6 +141,15 @@ func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
 		return ans, nil // the answer stands; evidence is best effort (tier stays none)
 	}
 	return ans, nil
+}
+
+// caseName is what tells apart the runs of one evaluation whose plan,
+// inputs, seed and provider are the same (two questions asking the same
+// thing, or repeats): it enters their derived run ids, so that under a
+// fixed clock every case gets its own id, on every machine and whether the
+// evaluation is sharded or not.
+func caseName(c eval.Case) string {
+	return fmt.Sprintf("%s/%s/%d", c.Question.ID, c.Variant.Name, c.Repeat)
 }
 
 // AnswerText picks the text numbers are read from: the named output field;
