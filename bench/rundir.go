@@ -7,6 +7,7 @@ import (
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/store"
 )
 
 // RunSpec describes a generated, sealed run for the verify benchmark.
@@ -43,7 +44,9 @@ func WriteRun(dataDir string, s RunSpec) (*GeneratedRun, error) {
 		return nil, err
 	}
 	defer rl.Close()
-	st, err := rl.Store()
+	// The generated run's blobs go straight to the file store of its data
+	// dir, without fsync: a benchmark fixture, not a run to keep.
+	st, err := store.OpenFileStore(runlog.ArtifactsDir(dataDir))
 	if err != nil {
 		return nil, err
 	}

@@ -290,49 +290,6 @@ func checkRecordedSeal(runID string, s *runlog.Snapshot) string {
 	return ""
 }
 
-// ownArtifacts are the blobs a run needs besides those its events
-// reference: the plan and inputs that checkpoint.json names (resume reads
-// them; the plan is also what verify checks), and the plans and inputs
-// that run.json and the run.started and run.resumed events name, when
-// they are in the store. Without them every run's plan would look like an
-// orphan that is "safe to delete".
-func ownArtifacts(snap *runlog.Snapshot, st *store.FileStore) []string {
-	var refs []string
-	if b, err := os.ReadFile(filepath.Join(snap.Dir, runlog.CheckpointFile)); err == nil {
-		var cp map[string]any
-		if json.Unmarshal(b, &cp) == nil {
-			for k, v := range cp {
-				if s, ok := v.(string); ok && chain.IsArtifactKey(k) {
-					refs = append(refs, s)
-				}
-			}
-		}
-	}
-	named := []string{snap.Record.Plan, snap.Record.InputsHash}
-	for _, e := range snap.Events {
-		if e.Type != chain.TypeRunStarted && e.Type != "run.resumed" {
-			continue
-		}
-		var d struct {
-			Plan   string `json:"plan"`
-			Inputs string `json:"inputs_hash"`
-		}
-		if json.Unmarshal(e.Data, &d) == nil {
-			named = append(named, d.Plan, d.Inputs)
-		}
-	}
-	for _, s := range named {
-		id, err := hashid.Parse(s)
-		if err != nil {
-			continue
-		}
-		if _, err := os.Stat(st.Path(id)); err == nil {
-			refs = append(refs, s)
-		}
-	}
-	return refs
-}
-
 // doctorStore re-hashes every artifact and compares the store with what
 // the runs reference.
 func doctorStore(env *doctorEnv) doctorResult {
@@ -340,6 +297,7 @@ func doctorStore(env *doctorEnv) doctorResult {
 	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		return doctorResult{Summary: "no artifacts yet (" + dir + " is created by the first run)"}
 	}
+	var st store.Checker
 	st, err := store.OpenFileStore(dir)
 	if err != nil {
 		return doctorResult{Summary: "cannot open the store", Findings: []doctorFinding{{Severity: sevError, Message: err.Error(), Command: "ls -ld " + shellQuote(dir)}}}
@@ -353,11 +311,7 @@ func doctorStore(env *doctorEnv) doctorResult {
 			complete = false // its references are unknown: orphans cannot be told
 			continue
 		}
-		refs := chain.ReferencedArtifacts(r.snap.Events)
-		if sd := r.snap.Record.SealData; sd != nil {
-			refs = append(refs, sd.Artifacts...)
-		}
-		refs = append(refs, ownArtifacts(r.snap, st)...)
+		refs := r.snap.Artifacts(st)
 		for _, s := range refs {
 			id, err := hashid.Parse(s)
 			if err != nil {

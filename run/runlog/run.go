@@ -108,7 +108,7 @@ type Run struct {
 	policy   SyncPolicy
 	failed   error // sticky: the log's state on disk is unknown
 	repaired string
-	st       *store.FileStore
+	st       store.Store
 }
 
 // Create makes runs/<id>/ under dataDir and takes its lock. It fails with
@@ -377,8 +377,9 @@ func (r *Run) Seal(planHash string) (chain.Seal, hashid.ID, error) {
 }
 
 // Store returns the artifact store of the run's data dir, opening it on
-// first use.
-func (r *Run) Store() (*store.FileStore, error) {
+// first use. Callers see only the store.Store interface, so that what
+// backs it can change without them.
+func (r *Run) Store() (store.Store, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.st == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentlab/agentlab/run/store"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -428,8 +429,8 @@ func TestPutArtifactReader(t *testing.T) {
 	if b, err := st.Get(id); err != nil || string(b) != "streamed payload" {
 		t.Fatalf("Get = %q, %v", b, err)
 	}
-	if st.Dir() != ArtifactsDir(data) {
-		t.Errorf("store at %s, want %s", st.Dir(), ArtifactsDir(data))
+	if fs, ok := st.(*store.FileStore); !ok || fs.Dir() != ArtifactsDir(data) {
+		t.Errorf("store %T, want the file store at %s", st, ArtifactsDir(data))
 	}
 }
 

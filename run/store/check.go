@@ -9,6 +9,15 @@ import (
 	"github.com/agentlab/agentlab/hashid"
 )
 
+// Checker is a store that can inspect itself, layer by layer (agentlab
+// doctor); the file store is one.
+type Checker interface {
+	Store
+	Check(referenced map[hashid.ID]bool) (*CheckReport, error)
+}
+
+var _ Checker = (*FileStore)(nil)
+
 // Finding is one observation of Check about a blob or a file.
 type Finding struct {
 	ID      hashid.ID `json:"-"`

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/agentlab/agentlab/hashid"
@@ -11,11 +12,21 @@ import (
 // returns ErrCorrupt instead of io.EOF if the bytes were not blob id. The
 // caller must not act on the content before it has seen io.EOF.
 type verifyingReader struct {
-	f    File
+	f    io.ReadCloser
 	h    *blake3.Hasher
 	id   hashid.ID
 	path string
 	err  error // sticky final result
+	max  int64 // 0: no limit
+	read int64
+}
+
+// NewVerifyingReader wraps r, the bytes of blob id read from path (for
+// messages), so that it returns ErrCorrupt instead of io.EOF when they
+// were not blob id, or once more than max bytes (when max > 0) arrived.
+// Other backends (a bucket) use it to keep the store's read guarantee.
+func NewVerifyingReader(r io.ReadCloser, id hashid.ID, path string, max int64) io.ReadCloser {
+	return &verifyingReader{f: r, h: hashid.New(), id: id, path: path, max: max}
 }
 
 func (r *verifyingReader) Read(p []byte) (int, error) {
@@ -24,6 +35,13 @@ func (r *verifyingReader) Read(p []byte) (int, error) {
 	}
 	n, err := r.f.Read(p)
 	r.h.Write(p[:n])
+	if r.max > 0 {
+		r.read += int64(n)
+		if r.read > r.max {
+			r.err = &BlobError{ID: r.id, Path: r.path, Err: ErrCorrupt, Detail: fmt.Sprintf("longer than %d bytes", r.max)}
+			return 0, r.err
+		}
+	}
 	if err == io.EOF {
 		if got := hashid.FromHasher(r.h); got != r.id {
 			r.err = &BlobError{ID: r.id, Path: r.path, Err: ErrCorrupt, Detail: "content hashes to " + got.String()}
