@@ -106,4 +106,3 @@ func (s *Blobs) List(fn func(id hashid.ID, size int64) error) error {
 		return fn(id, size)
 	})
 }
-
