@@ -73,6 +73,9 @@ func addDoctorSection(s doctorSection) { doctorSections = append(doctorSections,
 // the runs once for every section that needs them.
 type doctorEnv struct {
 	dataDir string
+	// storeURL is --store: the shared store to check besides the one the
+	// environment or the config files name.
+	storeURL string
 	scanned bool
 	runs    []scannedRun
 	runsErr error
@@ -109,7 +112,7 @@ func (env *doctorEnv) scanRuns() ([]scannedRun, error) {
 }
 
 func newDoctorCmd() *cobra.Command {
-	var format, dirFlag string
+	var format, dirFlag, storeFlag string
 	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Report what this machine offers and the health of the data dir",
@@ -130,17 +133,22 @@ and reports each problem with its file, line, column, code and fix; in
 --format json each such finding also carries a "diagnostic" object. An
 AGENTLAB_SANDBOX value that names no backend is reported too.
 
+The shared store check (with --store, AGENTLAB_STORE or [store] url) writes
+and deletes a probe object: it reports whether the bucket answers with these
+credentials and whether the server honours conditional PUTs.
+
 Exit codes: 0 healthy (warnings allowed), 1 problems found, 2 usage.
 
 Examples:
   agentlab doctor
-  agentlab doctor --data-dir /srv/agentlab --format json`,
+  agentlab doctor --data-dir /srv/agentlab --format json
+  agentlab doctor --store "s3://runs/agentlab?endpoint=http://127.0.0.1:7070&path_style=true"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			env := &doctorEnv{dataDir: dataDir(dirFlag)}
+			env := &doctorEnv{dataDir: dataDir(dirFlag), storeURL: storeFlag}
 			results := runDoctor(env)
 			ok := true
 			for _, r := range results {
@@ -168,6 +176,7 @@ Examples:
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
 	cmd.Flags().StringVar(&dirFlag, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	cmd.Flags().StringVar(&storeFlag, "store", "", "check this "+storeHelp)
 	return cmd
 }
 

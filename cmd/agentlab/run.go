@@ -46,6 +46,8 @@ type runFlags struct {
 	inline bool
 	// sign is the ed25519 private key file the seal is signed with.
 	sign string
+	// store is the shared store the sealed run is published to.
+	store string
 }
 
 func newRunCmd() *cobra.Command {
@@ -110,6 +112,7 @@ Examples:
 	fl.BoolVar(&f.yes, "yes", false, "never prompt; allow tool calls that would be asked (never approves a human node)")
 	fl.BoolVar(&f.inline, "interactive", false, "on a terminal, ask human nodes' questions inline instead of pausing")
 	fl.StringVar(&f.sign, "sign", "", "sign the seal with this ed25519 private key file (agentlab keys generate)")
+	fl.StringVar(&f.store, "store", "", "publish the sealed run to this "+storeHelp)
 	return cmd
 }
 
@@ -161,6 +164,10 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shared, err := openSharedStore(ctx, f.store, storeDir(path))
+	if err != nil {
+		return err
+	}
 	prog := newProgress(global.quiet)
 	out, err := run.Start(ctx, run.Options{
 		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, Kind: kind,
@@ -178,7 +185,15 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 		return runError(cmd, f.format, err)
 	}
 	exportEvidence(dataDir(f.dataDir), out, key)
-	return report(cmd.OutOrStdout(), f.format, p.Tier, out)
+	rerr := report(cmd.OutOrStdout(), f.format, p.Tier, out)
+	if shared != nil {
+		if out.Seal == "" {
+			fmt.Fprintf(os.Stderr, "run %s is not sealed; nothing was published to %s\n", out.RunID, shared.Loc)
+		} else if _, err := publishTo(ctx, shared, dataDir(f.dataDir), out.RunID, os.Stderr); err != nil {
+			return shareError(err)
+		}
+	}
+	return rerr
 }
 
 // loadPlan reads a compiled plan (.json, or a file starting with '{') or

@@ -16,7 +16,7 @@ import (
 func init() { register("runs", newRunsCmd) }
 
 func newRunsCmd() *cobra.Command {
-	var dir, format string
+	var dir, format, storeURL string
 	cmd := &cobra.Command{
 		Use:   "runs [list|show [RUN]|events [RUN]]",
 		Short: "Inspect runs: list them, show one, print its events",
@@ -28,14 +28,19 @@ func newRunsCmd() *cobra.Command {
 
 RUN defaults to the latest run and may be a unique prefix of a run id.
 
+With --store, list shows the runs a shared store holds (those whose SEAL is
+written), each with its seal; pull one with agentlab pull RUN --store URL.
+
 --format json prints one JSON object:
-{"runs":[…]} for list, the run record with "nodes" for show, and
+{"runs":[…]} for list (with --store each run has id, seal, plan, kind,
+origin, tier, created, finished), the run record with "nodes" for show, and
 {"run":…,"events":[…]} for events (events exactly as stored).
 
 Examples:
   agentlab runs
   agentlab runs show
-  agentlab runs events 2026 --format json`,
+  agentlab runs events 2026 --format json
+  agentlab runs list --store s3://team-runs/agentlab`,
 		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "json"); err != nil {
@@ -51,6 +56,9 @@ Examples:
 			case "list":
 				if len(args) > 1 {
 					return exitf(exitUsage, "runs list takes no run")
+				}
+				if storeURL != "" {
+					return runsListShared(w, storeURL, format)
 				}
 				return runsList(w, d, format)
 			case "show", "events":
@@ -72,6 +80,7 @@ Examples:
 	}
 	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
+	cmd.Flags().StringVar(&storeURL, "store", "", "list: the runs of this shared store (s3://BUCKET/PREFIX?endpoint=URL&path_style=true) instead of the data dir")
 	return cmd
 }
 

@@ -28,20 +28,18 @@ type Server struct {
 
 	mu   sync.Mutex
 	Keys []string // keys PUT, in order
+	ts   *httptest.Server
 }
 
-// Start starts a fake with bucket created and sets the AWS environment
-// the SDK's credential chain reads (static keys, no shared config, no
-// instance metadata), for the duration of the test.
-func Start(t testing.TB, bucket string) *Server {
-	t.Helper()
+// New starts a fake with bucket created; Close stops it.
+func New(bucket string) (*Server, error) {
 	backend := s3mem.New()
 	if err := backend.CreateBucket(bucket); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	s := &Server{Backend: backend}
 	h := gofakes3.New(backend).Server()
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPut {
 			n := s.puts.Add(1)
 			if after := s.FailPutsAfter.Load(); after > 0 && n > after {
@@ -57,23 +55,39 @@ func Start(t testing.TB, bucket string) *Server {
 		}
 		h.ServeHTTP(w, r)
 	}))
-	t.Cleanup(ts.Close)
-	s.URL = ts.URL
-	SetEnv(t)
+	s.URL = s.ts.URL
+	return s, nil
+}
+
+// Close stops the server.
+func (s *Server) Close() { s.ts.Close() }
+
+// Start starts a fake for the duration of the test and sets the AWS
+// environment the SDK's credential chain reads.
+func Start(t testing.TB, bucket string) *Server {
+	t.Helper()
+	s, err := New(bucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	for _, kv := range Env {
+		t.Setenv(kv[0], kv[1])
+	}
 	return s
 }
 
-// SetEnv gives the AWS SDK static test credentials and keeps it away from
+// Env gives the AWS SDK static test credentials and keeps it away from
 // the user's shared config and the instance metadata service.
-func SetEnv(t testing.TB) {
-	t.Setenv("AWS_ACCESS_KEY_ID", "test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "testsecret")
-	t.Setenv("AWS_SESSION_TOKEN", "")
-	t.Setenv("AWS_PROFILE", "")
-	t.Setenv("AWS_CONFIG_FILE", "/nonexistent/agentlab-test")
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/agentlab-test")
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	t.Setenv("AWS_REGION", "us-east-1")
+var Env = [][2]string{
+	{"AWS_ACCESS_KEY_ID", "test"},
+	{"AWS_SECRET_ACCESS_KEY", "testsecret"},
+	{"AWS_SESSION_TOKEN", ""},
+	{"AWS_PROFILE", ""},
+	{"AWS_CONFIG_FILE", "/nonexistent/agentlab-test"},
+	{"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/agentlab-test"},
+	{"AWS_EC2_METADATA_DISABLED", "true"},
+	{"AWS_REGION", "us-east-1"},
 }
 
 // Puts is the number of PUT requests seen.
