@@ -76,9 +76,9 @@ type doctorEnv struct {
 	// storeURL is --store: the shared store to check besides the one the
 	// environment or the config files name.
 	storeURL string
-	scanned bool
-	runs    []scannedRun
-	runsErr error
+	scanned  bool
+	runs     []scannedRun
+	runsErr  error
 }
 
 type scannedRun struct {
