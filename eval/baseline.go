@@ -45,12 +45,17 @@ func ReadResult(path string) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseResult(path, b)
+}
+
+// ParseResult reads a result file's bytes; name says where they came from.
+func ParseResult(name string, b []byte) (*Result, error) {
 	var r Result
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s is not an eval result: %v", path, err)
+		return nil, fmt.Errorf("%s is not an eval result: %v", name, err)
 	}
 	if r.Format != ResultFormat {
-		return nil, fmt.Errorf("%s: result format %d is not %d; re-create the baseline with this version", path, r.Format, ResultFormat)
+		return nil, fmt.Errorf("%s: result format %d is not %d; re-create the baseline with this version", name, r.Format, ResultFormat)
 	}
 	return &r, nil
 }

@@ -103,6 +103,24 @@ func configHash(o *Options, suiteHash string, vs []suite.Variant) (hashid.ID, er
 	return hashid.Sum(b), nil
 }
 
+// ConfigID is what every evaluation of these options (suite, plan,
+// variants, shard, overrides) has in common, "eval-" and 12 hex digits:
+// the prefix of their record ids, and the name under which a shared store
+// keeps the latest result of each shard, so that a merge finds the parts
+// without being told their run ids.
+func ConfigID(o *Options) (string, error) {
+	suiteHash, _, err := o.Suite.Hash()
+	if err != nil {
+		return "", err
+	}
+	_, _, vs := Cases(o)
+	cfg, err := configHash(o, suiteHash.String(), vs)
+	if err != nil {
+		return "", err
+	}
+	return evalPrefix(cfg), nil
+}
+
 // Evaluate runs every case not finished yet and scores it, then builds
 // and (with a DataDir) seals the result. ctx cancellation stops starting
 // new cases; finished ones are kept and can be resumed.

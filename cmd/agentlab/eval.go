@@ -45,6 +45,10 @@ type evalFlags struct {
 	estimate bool
 	dataDir  string
 	actor    string
+	// store is the shared store the evaluation is published to;
+	// mergeShards merges the n shards found there.
+	store       string
+	mergeShards int
 }
 
 func newEvalCmd() *cobra.Command {
@@ -96,6 +100,8 @@ Examples:
 	fl.BoolVar(&f.estimate, "estimate", false, "print the cost estimate and stop")
 	fl.StringVar(&f.dataDir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
 	fl.StringVar(&f.actor, "actor", "", "who starts the runs (default $USER)")
+	fl.StringVar(&f.store, "store", "", "publish the sealed case runs, the record and the result to this "+storeHelp)
+	fl.IntVar(&f.mergeShards, "merge-shards", 0, "merge the results of shards 1/n…n/n of this suite found in the shared store (--store) instead of running")
 	return cmd
 }
 
@@ -122,6 +128,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	}
 	if len(args) != 1 {
 		return exitf(exitUsage, "name a suite file (*.eval.yml), or give --merge FILE...\nRun 'agentlab eval --help' for usage.")
+	}
+	if f.mergeShards < 0 || (f.mergeShards > 0 && f.shard != "") {
+		return exitf(exitUsage, "--merge-shards N merges the N shards of the suite; give it without --shard, N at least 1")
 	}
 	var shard *eval.Shard
 	if f.shard != "" {
@@ -160,6 +169,16 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 				opts.Config["provider"] = "script:" + abs
 			}
 		}
+	}
+	shared, err := openSharedStore(context.Background(), f.store, storeDir(path))
+	if err != nil {
+		return err
+	}
+	if f.mergeShards > 0 {
+		if shared == nil {
+			return exitf(exitUsage, "--merge-shards finds the shards in a shared store: give --store s3://BUCKET/PREFIX (or set %s); to merge result files, use --merge FILE", envStore)
+		}
+		return mergeSharedShards(cmd, f, opts, shared, base)
 	}
 	_, _, vs := eval.Cases(&opts)
 	if len(vs) == 0 && len(f.variants) > 0 {
@@ -263,6 +282,11 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 			return exitf(exitUsage, "%v", err)
 		}
 		return exitf(exitFailed, "eval: %v", err)
+	}
+	if shared != nil {
+		if err := publishEval(ctx, shared, opts, res, cmd.ErrOrStderr()); err != nil {
+			return shareError(err)
+		}
 	}
 	return finishEval(cmd, f, res)
 }

@@ -142,3 +142,5 @@ func storeDir(path string) string {
 	}
 	return filepath.Dir(path)
 }
+
+func isBucketNotFound(err error) bool { return errors.Is(err, bucket.ErrNotFound) }

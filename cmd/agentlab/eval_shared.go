@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentlab/agentlab/eval"
+	"github.com/agentlab/agentlab/run/share"
+	"github.com/agentlab/agentlab/run/store/bucket"
+)
+
+// maxEvalResult caps a shard result read from a shared store.
+const maxEvalResult = 256 << 20
+
+// evalResultKey is where a shared store keeps the latest result of the
+// evaluation whose ConfigID is id (one per shard).
+func evalResultKey(b *bucket.Bucket, id string) string { return b.Loc.Key("evals", id+".json") }
+
+// publishEval publishes what an evaluation sealed: every sealed case run,
+// then the evaluation's record, then its result under its ConfigID, which
+// replaces an earlier result of the same suite, options and shard.
+func publishEval(ctx context.Context, b *bucket.Bucket, o eval.Options, res *eval.Result, w io.Writer) error {
+	n := 0
+	for _, c := range res.Cases {
+		if c.Run == "" || c.Seal == "" {
+			continue // a case whose run failed is not sealed
+		}
+		if _, err := share.Publish(ctx, b, o.DataDir, c.Run); err != nil {
+			return err
+		}
+		n++
+	}
+	if res.Seal != "" {
+		if _, err := share.Publish(ctx, b, o.DataDir, res.Eval); err != nil {
+			return err
+		}
+	}
+	id, err := eval.ConfigID(&o)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := writeEvalJSON(&buf, res); err != nil {
+		return err
+	}
+	if err := b.Put(ctx, evalResultKey(b, id), buf.Bytes()); err != nil {
+		return err
+	}
+	if !global.quiet {
+		fmt.Fprintf(w, "published %d case runs, evaluation %s and its result to %s\n", n, res.Eval, b.Loc)
+	}
+	return nil
+}
+
+// mergeSharedShards merges shards 1/n … n/n of the suite, each found in
+// the shared store under the ConfigID its options give.
+func mergeSharedShards(cmd *cobra.Command, f evalFlags, o eval.Options, b *bucket.Bucket, base *eval.Result) error {
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	var rs []*eval.Result
+	var missing []string
+	for i := 1; i <= f.mergeShards; i++ {
+		o.Shard = &eval.Shard{Index: i, Count: f.mergeShards}
+		id, err := eval.ConfigID(&o)
+		if err != nil {
+			return exitf(exitFailed, "%v", err)
+		}
+		key := evalResultKey(b, id)
+		data, err := b.Get(ctx, key, maxEvalResult)
+		if err != nil {
+			if isBucketNotFound(err) {
+				missing = append(missing, o.Shard.String())
+				continue
+			}
+			return exitf(exitFailed, "%v", err)
+		}
+		r, err := eval.ParseResult(key, data)
+		if err != nil {
+			return exitf(exitFailed, "%v", err)
+		}
+		rs = append(rs, r)
+	}
+	if len(missing) > 0 {
+		return exitf(exitFailed, "shards %v of %d are not in %s; run each with: agentlab eval SUITE --shard i/%d --store URL (with the same options)", missing, f.mergeShards, b.Loc, f.mergeShards)
+	}
+	res, err := eval.Merge(rs)
+	if err != nil {
+		return exitf(exitUsage, "--merge-shards: %v", err)
+	}
+	if base != nil {
+		res.Baseline = eval.Compare(base, res, f.baseline)
+	}
+	res.Exit = eval.ExitCode(res)
+	return finishEval(cmd, f, res)
+}
