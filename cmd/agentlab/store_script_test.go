@@ -1,7 +1,14 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/agentlab/agentlab/internal/argo"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -32,6 +39,87 @@ func TestSharedStoreScripts(t *testing.T) {
 			"exits":     cmdExits,
 			"replace":   cmdReplace,
 			"jsonvalid": cmdJSONValid,
+			"argorun":   cmdArgoRun,
 		},
 	})
+}
+
+// cmdArgoRun plays Argo for an exported workflow: it runs the tasks of the
+// entry DAG in order, each as a separate agentlab process with a data dir
+// of its own (as each pod has its own file system), so that the tasks
+// share only the bucket. Parameters and raw artifacts are substituted as
+// Argo would; a task with continueOn.failed may fail.
+//
+//	argorun workflow.yaml
+func cmdArgoRun(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: argorun WORKFLOW.yaml")
+	}
+	var w argo.Workflow
+	if err := yaml.Unmarshal([]byte(ts.ReadFile(args[0])), &w); err != nil {
+		ts.Fatalf("argorun: %v", err)
+	}
+	templates := map[string]argo.Template{}
+	for _, t := range w.Spec.Templates {
+		templates[t.Name] = t
+	}
+	entry, ok := templates[w.Spec.Entrypoint]
+	if !ok || entry.DAG == nil {
+		ts.Fatalf("argorun: entrypoint %q is not a DAG template", w.Spec.Entrypoint)
+	}
+	done := map[string]bool{}
+	for _, task := range entry.DAG.Tasks {
+		for _, d := range task.Dependencies {
+			if !done[d] {
+				ts.Fatalf("argorun: task %s runs before its dependency %s", task.Name, d)
+			}
+		}
+		t, ok := templates[task.Template]
+		if !ok || t.Container == nil {
+			ts.Fatalf("argorun: task %s: template %q is not a container", task.Name, task.Template)
+		}
+		dir := ts.MkAbs("task-" + task.Name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			ts.Fatalf("argorun: %v", err)
+		}
+		params := map[string]string{}
+		files := map[string]string{}
+		if task.Arguments != nil {
+			for _, p := range task.Arguments.Parameters {
+				params[p.Name] = p.Value
+			}
+			for _, a := range task.Arguments.Artifacts {
+				for _, in := range t.Inputs.Artifacts {
+					if in.Name == a.Name && a.Raw != nil {
+						local := filepath.Join(dir, filepath.Base(in.Path))
+						if err := os.WriteFile(local, []byte(a.Raw.Data), 0o644); err != nil {
+							ts.Fatalf("argorun: %v", err)
+						}
+						files[in.Path] = local
+					}
+				}
+			}
+		}
+		var argv []string
+		for i, a := range t.Container.Args {
+			for k, v := range params {
+				a = strings.ReplaceAll(a, "{{inputs.parameters."+k+"}}", v)
+			}
+			if local, ok := files[a]; ok {
+				a = local
+			}
+			if i > 0 && t.Container.Args[i-1] == "--data-dir" {
+				a = filepath.Join(dir, "data")
+			}
+			argv = append(argv, a)
+		}
+		for _, e := range t.Container.Env {
+			ts.Setenv(e.Name, e.Value)
+		}
+		err := ts.Exec(t.Container.Command[0], argv...)
+		if err != nil && (task.ContinueOn == nil || !task.ContinueOn.Failed) {
+			ts.Fatalf("argorun: task %s: %v", task.Name, err)
+		}
+		done[task.Name] = true
+	}
 }
