@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,20 +19,35 @@ import (
 // TestSharedStoreScripts runs the scripts of testdata/script_store, each
 // against its own in-process S3-compatible server (bucket "team"), whose
 // URL is $S3 (s3://team/agentlab?endpoint=…&path_style=true).
+//
+// With AGENTLAB_TEST_S3_ENDPOINT set (scripts/s3-e2e.sh starts a real
+// S3-compatible server on 127.0.0.1 and sets it, with the credentials in
+// AGENTLAB_TEST_S3_ACCESS_KEY and AGENTLAB_TEST_S3_SECRET_KEY), the scripts
+// run against that server instead, each under a prefix of its own in the
+// bucket AGENTLAB_TEST_S3_BUCKET.
 func TestSharedStoreScripts(t *testing.T) {
+	real := os.Getenv("AGENTLAB_TEST_S3_ENDPOINT")
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script_store",
 		Setup: func(env *testscript.Env) error {
-			srv, err := s3fake.New("team")
-			if err != nil {
-				return err
-			}
-			env.Defer(srv.Close)
 			for _, kv := range s3fake.Env {
 				env.Setenv(kv[0], kv[1])
 			}
 			env.Setenv("CI", "true")
 			env.Setenv("NO_COLOR", "1")
+			if real != "" {
+				env.Setenv("AWS_ACCESS_KEY_ID", os.Getenv("AGENTLAB_TEST_S3_ACCESS_KEY"))
+				env.Setenv("AWS_SECRET_ACCESS_KEY", os.Getenv("AGENTLAB_TEST_S3_SECRET_KEY"))
+				// Scripts run in parallel: each gets a prefix of its own.
+				prefix := fmt.Sprintf("agentlab-%d-%s", os.Getpid(), filepath.Base(env.WorkDir))
+				env.Setenv("S3", "s3://"+os.Getenv("AGENTLAB_TEST_S3_BUCKET")+"/"+prefix+"?endpoint="+real+"&path_style=true")
+				return nil
+			}
+			srv, err := s3fake.New("team")
+			if err != nil {
+				return err
+			}
+			env.Defer(srv.Close)
 			env.Setenv("S3", "s3://team/agentlab?endpoint="+srv.URL+"&path_style=true")
 			return nil
 		},
