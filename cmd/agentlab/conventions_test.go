@@ -20,6 +20,8 @@ var noFormat = map[string]string{
 	"agentlab completion powershell": "prints a shell script",
 	"agentlab completion zsh":        "prints a shell script",
 	"agentlab presets":               "only says that a subcommand is needed",
+	"agentlab export":                "only says that a subcommand is needed",
+	"agentlab export argo":           "prints an Argo Workflow, which is YAML",
 	"agentlab ptc":                   "only says that a subcommand is needed",
 }
 

@@ -63,7 +63,14 @@ func newExportArgoCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "argo SUITE.eval.yml|PLAN.json",
 		Short: "Write an Argo Workflow: eval shards then their merge, or one run per input line",
-		Args:  cobra.ExactArgs(1),
+		Long: `Write an Argo Workflow (YAML) whose tasks start agentlab and share only the
+store named by --store. With a suite: --shards N shard tasks, then the merge.
+With a compiled plan: one run per line of --inputs. See agentlab export --help.
+
+Examples:
+  agentlab export argo suite.eval.yml --shards 4 --image ghcr.io/acme/flows:1.4 --store s3://runs/agentlab
+  agentlab export argo weekly.plan.json --inputs weeks.jsonl --image ghcr.io/acme/flows:1.4 --store s3://runs/agentlab`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := args[0]
 			if _, err := bucket.ParseLocation(o.Store); err != nil && o.Store != "" {

@@ -84,24 +84,27 @@ func ParseLocation(s string) (Location, error) {
 	return l, nil
 }
 
-// String is the location as a URL, the form users write.
+// String is the location as a URL, the form users write (the endpoint is
+// not escaped, so that it reads as typed).
 func (l Location) String() string {
-	u := url.URL{Scheme: "s3", Host: l.Bucket, Path: "/" + l.Prefix}
-	q := url.Values{}
+	s := "s3://" + l.Bucket + "/" + l.Prefix
+	var q []string
 	if l.Endpoint != "" {
-		q.Set("endpoint", l.Endpoint)
+		q = append(q, "endpoint="+l.Endpoint)
 	}
 	if l.PathStyle {
-		q.Set("path_style", "true")
+		q = append(q, "path_style=true")
 	}
 	if l.Region != "" {
-		q.Set("region", l.Region)
+		q = append(q, "region="+url.QueryEscape(l.Region))
 	}
 	if l.Conditional != "" && l.Conditional != "auto" {
-		q.Set("conditional", l.Conditional)
+		q = append(q, "conditional="+l.Conditional)
 	}
-	u.RawQuery = q.Encode()
-	return u.String()
+	if len(q) > 0 {
+		s += "?" + strings.Join(q, "&")
+	}
+	return s
 }
 
 // Key joins the prefix and the parts of a key.

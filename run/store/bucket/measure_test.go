@@ -28,6 +28,9 @@ func TestMeasureThroughput(t *testing.T) {
 	}
 	t.Setenv("AWS_ACCESS_KEY_ID", os.Getenv("AGENTLAB_TEST_S3_ACCESS_KEY"))
 	t.Setenv("AWS_SECRET_ACCESS_KEY", os.Getenv("AGENTLAB_TEST_S3_SECRET_KEY"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	t.Setenv("AWS_CONFIG_FILE", "/nonexistent/agentlab-test")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/agentlab-test")
 	ctx := context.Background()
 	l, err := ParseLocation(fmt.Sprintf("s3://%s/measure-%d?endpoint=%s&path_style=true", os.Getenv("AGENTLAB_TEST_S3_BUCKET"), time.Now().UnixNano(), endpoint))
 	if err != nil {
