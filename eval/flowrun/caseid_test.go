@@ -116,6 +116,11 @@ func TestTwinQuestionsKeepTheEvalSealReproducible(t *testing.T) {
 			}
 		}
 	}
+	// A shard evaluated twice in fresh data dirs seals the same way.
+	one, again := evaluateTwins(t, path, &eval.Shard{Index: 2, Count: 3}), evaluateTwins(t, path, &eval.Shard{Index: 2, Count: 3})
+	if one.Seal == "" || one.Seal != again.Seal {
+		t.Errorf("shard 2/3 seals differ: %q vs %q", one.Seal, again.Seal)
+	}
 	if sharded != len(a.Cases) {
 		t.Errorf("the shards ran %d cases, the whole suite %d", sharded, len(a.Cases))
 	}
