@@ -7,11 +7,15 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/agentlab/agentlab/eval"
 	"github.com/agentlab/agentlab/run/share"
 	"github.com/agentlab/agentlab/run/store/bucket"
 )
+
+// publishWorkers is how many case runs an evaluation publishes at once.
+const publishWorkers = 8
 
 // maxEvalResult caps a shard result read from a shared store.
 const maxEvalResult = 256 << 20
@@ -24,15 +28,23 @@ func evalResultKey(b *bucket.Bucket, id string) string { return b.Loc.Key("evals
 // then the evaluation's record, then its result under its ConfigID, which
 // replaces an earlier result of the same suite, options and shard.
 func publishEval(ctx context.Context, b *bucket.Bucket, o eval.Options, res *eval.Result, w io.Writer) error {
+	// Case runs are independent: publish several at once (blobs they
+	// share are written once; the conditional PUT settles the race).
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(publishWorkers)
 	n := 0
 	for _, c := range res.Cases {
 		if c.Run == "" || c.Seal == "" {
 			continue // a case whose run failed is not sealed
 		}
-		if _, err := share.Publish(ctx, b, o.DataDir, c.Run); err != nil {
-			return err
-		}
 		n++
+		g.Go(func() error {
+			_, err := share.Publish(gctx, b, o.DataDir, c.Run)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	if res.Seal != "" {
 		if _, err := share.Publish(ctx, b, o.DataDir, res.Eval); err != nil {
