@@ -156,7 +156,7 @@ func TestJSONShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"tier":"degraded","numbers":[` +
-		`{"text":"8.7%","start":3,"end":7,"value":0.087,"interval":null,"matched":"wow","ignored":null,"tolerance":0.0005},` +
+		`{"text":"8.7%","start":3,"end":7,"value":0.087,"interval":null,"matched":"wow","ignored":null,"tolerance":0.0005,"per":100},` +
 		`{"text":"2026-11-29","start":11,"end":21,"value":null,"interval":null,"matched":null,"ignored":"date"},` +
 		`{"text":"两千余","start":23,"end":32,"value":null,"interval":[2000,3000],"matched":null,"ignored":null}],` +
 		`"untraced":1,"reasons":["1 number(s) cannot be traced to exactly one metric: \"两千余\" at byte 23"]}`

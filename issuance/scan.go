@@ -35,22 +35,28 @@ type scanner struct {
 	// nextClose is the offset of the next "]]" (noClose when there is
 	// none left; 0 before the first search).
 	nextClose int
+	// numStart is where the number being read begins (its sign included).
+	numStart int
+	// tbl is the Markdown table the current line belongs to, if any.
+	tbl table
 }
 
 func (sc *scanner) run() {
 	s := sc.s
-	i := 0
+	i := sc.lineStart(0)
 	for i < len(s) {
 		c := s[i]
 		at := i
 		switch {
 		case c >= '0' && c <= '9':
 			i = sc.digits(i, i)
+		case c == '\n':
+			i = sc.lineStart(i + 1)
 		case c == '[':
 			if i+1 < len(s) && s[i+1] == '[' {
 				i = sc.marker(i)
 			} else {
-				i++
+				i = sc.reference(i)
 			}
 		case c == '-' || c == '+':
 			if sc.signStart(i, 1) {
@@ -211,7 +217,7 @@ func (sc *scanner) ignore(start, end int, why string) {
 
 // emit records s[start:end] as the quantity q.
 func (sc *scanner) emit(start, end int, q *qty) {
-	n := Number{Text: sc.s[start:end], Start: start, End: end, Signed: q.signed}
+	n := Number{Text: sc.s[start:end], Start: start, End: end, Signed: q.signed, Per: uint16(q.per)}
 	// A value too large for a float64 (a run of hundreds of digits) is
 	// kept without a value: it is reported, and can never be traced.
 	if q.intervalForm && !q.fraction {
