@@ -119,6 +119,12 @@ func (sc *scanner) digits(start, i int) int {
 		if k := wordBefore(s, start); k < start && isHedge(s[k:start-1]) {
 			q.hedged = true
 			textStart = k
+		} else if k < start && strings.EqualFold(s[k:start-1], "to") {
+			// "close to 30,000"
+			if c := wordBefore(s, k); c < k && strings.EqualFold(s[c:k-1], "close") {
+				q.hedged = true
+				textStart = c
+			}
 		}
 	}
 
@@ -159,7 +165,7 @@ func (sc *scanner) digits(start, i int) int {
 	case whySkip:
 		return end
 	case "":
-		if end == j && integer && intDigits == 4 && isYear(s[i:j]) && (sc.lastIgnoredEndsNear(start) || yearContext(s, start)) {
+		if end == j && integer && intDigits == 4 && isYear(s[i:j]) && (sc.lastIgnoredEndsNear(start) || yearContext(s, start) || sc.inHeading) {
 			sc.ignore(start, j, IgnoredDate)
 			return j
 		}

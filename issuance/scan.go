@@ -39,6 +39,9 @@ type scanner struct {
 	numStart int
 	// tbl is the Markdown table the current line belongs to, if any.
 	tbl table
+	// inHeading: the current line is a Markdown heading, where a bare
+	// year is a date ("# Energy use, 2026").
+	inHeading bool
 }
 
 func (sc *scanner) run() {

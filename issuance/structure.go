@@ -16,6 +16,7 @@ import (
 func (sc *scanner) lineStart(i int) int {
 	s := sc.s
 	p := i
+	sc.inHeading = false
 	// Indentation and block quotes: "   1. ", "> 2) ".
 	for p < len(s) && (s[p] == ' ' || s[p] == '\t' || s[p] == '>') {
 		p++
@@ -110,6 +111,7 @@ func (sc *scanner) heading(p int) int {
 	if k-p > 6 || k >= len(s) || s[k] != ' ' {
 		return p
 	}
+	sc.inHeading = true
 	for k < len(s) && s[k] == ' ' {
 		k++
 	}
@@ -209,8 +211,9 @@ func sectionWord(w string, abbrev bool) bool {
 		return false
 	}
 	switch w {
-	case "section", "sec", "chapter", "table", "figure", "fig", "exhibit", "chart", "appendix",
-		"note", "footnote", "page", "slide", "step", "part":
+	case "section", "sec", "chapter", "table", "figure", "fig", "exhibit", "chart", "appendix", "annex",
+		"note", "footnote", "page", "slide", "step", "part", "question", "item", "row", "column", "line",
+		"clause", "article", "paragraph", "para":
 		return true
 	}
 	return false
