@@ -286,7 +286,7 @@ func (sc *scanner) contextBefore(start int) (int, string) {
 		case '§':
 			return start - size, IgnoredSection
 		case '表', '图':
-			if p := sc.prevRune(start - size); p == 0 || strings.ContainsRune("见如附详据由从在(（ 、，,:：|\n", p) {
+			if p := sc.prevRune(start - size); p == 0 || strings.ContainsRune("见如附详据由从在与和及或(（ 、，,:：|\n", p) {
 				return start - size, IgnoredSection
 			}
 		case '本':
