@@ -371,6 +371,11 @@ var readCases = []struct{ in, want string }{
 	{"1.5 percentage points", "1.5 percentage points=0.015±0.0005"},
 	{"up 30 bps", "30 bps=0.003±0.00005"},
 	{"up 30 bp", "30 bp=0.003±0.00005"},
+	{"上调25个基点", "25个基点=0.0025±0.00005"},
+	{"2.4万千瓦时", "2.4万=24000±500"},
+	{"close to 30,000", "close to 30,000=30000±5000"},
+	{"# Energy use, 2026", "2026!date"},
+	{"Question 4 of the survey", "Question 4!section"},
 	// Fractions in words, hedged fractions.
 	{"近一半", "近一半=0.5±0.05"},
 	{"约为一半", "约为一半=0.5±0.05"},

@@ -56,7 +56,13 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 		j = k
 	}
 	if (f == formDigits || q.intervalForm) && !strings.HasPrefix(s[j:], "百分") {
-		if e, k := unitRun(s, j); k > j && !measureUnitAt(s, k) {
+		e, k := unitRun(s, j)
+		if k > j+3 && measureUnitAt(s, k) {
+			// 2.4万千瓦时: 千 belongs to the unit 千瓦, 万 is the scale.
+			k -= 3
+			e -= unitExp(s, k)
+		}
+		if k > j && !measureUnitAt(s, k) {
 			q.exp += e
 			q.place += e
 			j = k
@@ -93,6 +99,10 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 		pct, j = -2, j+len("个百分点")
 	case strings.HasPrefix(s[j:], "百分点"):
 		pct, j = -2, j+len("百分点")
+	case strings.HasPrefix(s[j:], "个基点"):
+		pct, j = -4, j+len("个基点")
+	case strings.HasPrefix(s[j:], "基点"):
+		pct, j = -4, j+len("基点")
 	}
 	if pct != 0 {
 		q.exp += pct
