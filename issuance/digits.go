@@ -313,7 +313,8 @@ func (sc *scanner) zhDayTail(j int) int {
 // yearContext reports whether the word before offset i makes a bare
 // four-digit number a year: "in 2026", "since 2019", "FY 2026".
 func yearContext(s string, i int) bool {
-	if yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late", "through", "from") {
+	if yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late", "through", "from",
+		"on", "vs", "versus", "by", "before", "after", "against") {
 		return true
 	}
 	// "the first half of 2026", "by the end of 2026" (but "a total of

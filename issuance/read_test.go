@@ -376,6 +376,8 @@ var readCases = []struct{ in, want string }{
 	{"close to 30,000", "close to 30,000=30000±5000"},
 	{"# Energy use, 2026", "2026!date"},
 	{"Question 4 of the survey", "Question 4!section"},
+	{"Golden Week (Oct 1–7, 2026)", "Oct 1–7, 2026!date"},
+	{"up 9.5% on 2025", "9.5%=0.095±0.0005 | 2025!date"},
 	// Fractions in words, hedged fractions.
 	{"近一半", "近一半=0.5±0.05"},
 	{"约为一半", "约为一半=0.5±0.05"},

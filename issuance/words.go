@@ -267,6 +267,16 @@ func (sc *scanner) monthDate(j int) int {
 		if end < len(s) && isAlnum(s[end]) {
 			return j
 		}
+		// A range of days: "Oct 1–7", "Nov 20-29".
+		for _, dash := range []string{"–", "-"} {
+			if strings.HasPrefix(s[end:], dash) {
+				e := end + len(dash)
+				if f := skipDigits(s, e); f > e && f-e <= 2 && (f == len(s) || !isAlnum(s[f])) {
+					end = f
+				}
+				break
+			}
+		}
 		y := end
 		if y < len(s) && s[y] == ',' {
 			y++
