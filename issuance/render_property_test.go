@@ -150,4 +150,3 @@ func TestRenderedMarkersAreTraced(t *testing.T) {
 		}
 	}
 }
-
