@@ -10,10 +10,11 @@ import (
 // metric. It never fails: text that is not valid UTF-8 is read byte by byte
 // where it is broken (Check reports such text as not fully checked).
 func Read(text string) []Number {
-	// Narratives carry a number every few dozen bytes; sizing for that
-	// (up to a bound, so a huge text does not reserve memory it may not
-	// need) avoids most of the copying as the list grows.
-	sc := scanner{s: text, out: make([]Number, 0, min(len(text)/64, 1<<15)+4)}
+	// Narratives carry a number every few dozen bytes (a Markdown report
+	// with tables and lists one every 30 or so); sizing for that (up to a
+	// bound, so a huge text does not reserve memory it may not need)
+	// avoids most of the copying as the list grows.
+	sc := scanner{s: text, out: make([]Number, 0, min(len(text)/24, 1<<16)+4)}
 	sc.run()
 	return sc.out
 }
