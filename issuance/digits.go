@@ -60,10 +60,29 @@ func (sc *scanner) digits(start, i int) int {
 				sc.ignore(start, k, IgnoredDate)
 				return k
 			}
-			if from, why := sc.contextBefore(start); why == IgnoredSection {
+			if !sep && !q.signed && dottedDayMonthYear(s[i:k]) {
+				sc.ignore(start, k, IgnoredDate) // 29.11.2026
+				return k
+			}
+			if m, ok := dotGrouped(s[i:k]); ok && !sep {
+				// 1.234.567: thousands grouped with dots, a quantity
+				// (and never a place to hide one as a version).
+				g := qty{mant: m, neg: q.neg, signed: q.signed}
+				sc.emit(start, k, &g)
+				return k
+			}
+			if !shortParts(s[i:k]) {
+				// 1.2.345678 is not a version or a section a reader
+				// would recognise: reported, and never traced.
+				sc.add(Number{Text: s[start:k], Start: start, End: k, Signed: q.signed})
+				return k
+			}
+			from, why := sc.contextBefore(start)
+			switch why {
+			case IgnoredSection:
 				sc.ignore(from, k, why)
 				return k
-			} else if why == IgnoredVersion {
+			case IgnoredVersion:
 				start = from
 			}
 			k = versionTail(s, k)
@@ -85,7 +104,7 @@ func (sc *scanner) digits(start, i int) int {
 		}
 	}
 	// Section 3, Table 2, version 2.0, <sup>1</sup>: structure, not data.
-	if !q.signed && !sep {
+	if !q.signed && !sep && dec <= maxStructDigits {
 		if from, why := sc.contextBefore(start); why != "" {
 			end := j
 			switch why {
@@ -419,4 +438,46 @@ func groupSepAt(s string, j int) int {
 		}
 	}
 	return 0
+}
+
+// dotGrouped reads d as an integer whose thousands are grouped with dots
+// (1.234.567, as in German): one to three digits, then at least two groups
+// of exactly three.
+func dotGrouped(d string) (float64, bool) {
+	parts := strings.Split(d, ".")
+	if len(parts) < 3 || len(parts[0]) > 3 {
+		return 0, false
+	}
+	m := 0.0
+	for k, p := range parts {
+		if k > 0 && len(p) != 3 {
+			return 0, false
+		}
+		for n := 0; n < len(p); n++ {
+			m = m*10 + float64(p[n]-'0')
+		}
+	}
+	return m, true
+}
+
+// shortParts reports whether every dotted part of d has at most
+// maxStructDigits digits, as a section number does.
+func shortParts(d string) bool {
+	for _, p := range strings.Split(d, ".") {
+		if len(p) > maxStructDigits {
+			return false
+		}
+	}
+	return true
+}
+
+// dottedDayMonthYear reports whether d is a date written day.month.year
+// (29.11.2026, 1.3.2026).
+func dottedDayMonthYear(d string) bool {
+	parts := strings.Split(d, ".")
+	if len(parts) != 3 || len(parts[0]) > 2 || len(parts[1]) > 2 || !isYear(parts[2]) {
+		return false
+	}
+	day, month := atoiSmall(parts[0]), atoiSmall(parts[1])
+	return day >= 1 && day <= 31 && month >= 1 && month <= 12
 }

@@ -409,6 +409,44 @@ var readCases = []struct{ in, want string }{
 	{"Revenue reached $1.2M in Q3 2026, 2x last year.", "1.2M=1200000±50000 | Q3!quarter | 2026!date | 2x=2±0.5"},
 }
 
+// TestReadModelDisguisesFiguresAsStructure plays a misbehaving model that
+// dresses a figure up as Markdown structure — a reference, an enumerator,
+// a section, a row number, a version — so that it is ignored rather than
+// traced. Structure numbers are short (at most three digits a part), so
+// each of these is still read as a quantity (or, when it has no value a
+// reader would recognise, as a number that can never be traced).
+func TestReadModelDisguisesFiguresAsStructure(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"revenue grew to [1234567] yuan", "1234567=1234567±0.5"},
+		{"see [1, 2345]", "1=1±0.5 | 2345=2345±0.5"},
+		{"[^1234567]", "1234567=1234567±0.5"},
+		{"1234567. GMV", "1234567=1234567±0.5"},
+		{"(1234) stores", "1234=1234±0.5"},
+		{"1234、销售额", "1234=1234±0.5"},
+		{"## 1234567 yuan", "1234567=1234567±0.5"},
+		{"## 1.2345 yuan", "1.2345=1.2345±0.00005"},
+		{"Table 12345 shows", "12345=12345±0.5"},
+		{"Section 1.234567", "1.234567=1.234567±5e-07"},
+		{"Section 1.2.34567", "1.2.34567=?"},
+		{"version 1234567", "1234567=1234567±0.5"},
+		{"cited<sup>12345</sup>", "12345=12345±0.5"},
+		{"| # | GMV |\n|---|---|\n| 1234567 | x |", "1234567=1234567±0.5"},
+		{"| 1234567 | 2026 |\n|---|---|", "1234567=1234567±0.5 | 2026!date"},
+		{"1.234.567 yuan", "1.234.567=1234567±0.5"},
+		{"build 10.0.19045", "10.0.19045=?"},
+		{"on 29.11.2026", "29.11.2026!date"},
+	}
+	for _, c := range cases {
+		if got := render(Read(c.in)); got != c.want {
+			t.Errorf("Read(%q)\n got: %s\nwant: %s", c.in, got, c.want)
+		}
+	}
+	res := Check("GMV grew to [1234567] yuan.\n\n1234567. Orders", []Metric{{Name: "gmv", Value: 1}}, Options{Strict: true})
+	if res.Tier != TierWithheld || res.Untraced != 2 {
+		t.Errorf("figures disguised as structure: tier %s, %d untraced; want withheld, 2", res.Tier, res.Untraced)
+	}
+}
+
 func TestReadTable(t *testing.T) {
 	if len(readCases) < 150 {
 		t.Fatalf("only %d reader cases", len(readCases))

@@ -9,6 +9,26 @@ import (
 // footnote references and tables. The numbers that make up that structure
 // are not quantities, and are reported as ignored so that the reader can
 // see what was skipped.
+//
+// A model that misbehaves may dress a figure up as structure to keep it
+// from being traced ("[1234567]", "1234567. " at the start of a line). So
+// every part of a structure number has at most maxStructDigits digits:
+// lists, references and sections do not run into the thousands, and a
+// longer number is read as a quantity.
+
+// maxStructDigits bounds each part of an enumerator, a reference, a
+// section number or a row number.
+const maxStructDigits = 3
+
+// shortDigits returns the end of the run of digits at k when it has one
+// to maxStructDigits digits, or k.
+func shortDigits(s string, k int) int {
+	e := skipDigits(s, k)
+	if e-k > maxStructDigits {
+		return k
+	}
+	return e
+}
 
 // lineStart reads the structure that may open the line starting at i —
 // a heading's section number, a list enumerator, a table row — and
@@ -66,8 +86,8 @@ func enumeratorAt(s string, p int) int {
 	}
 	k := p + open
 	if k < len(s) && isDigit(s[k]) {
-		e := skipDigits(s, k)
-		if e-k > 9 {
+		e := shortDigits(s, k)
+		if e == k {
 			return p
 		}
 		k = e
@@ -125,15 +145,20 @@ func (sc *scanner) heading(p int) int {
 		}
 		return k
 	}
-	e := skipDigits(s, k)
-	dotted := false
-	for e+1 < len(s) && s[e] == '.' && isDigit(s[e+1]) {
-		e = skipDigits(s, e+1)
-		dotted = true
-	}
-	if !dotted && e-k == 4 && isYear(s[k:e]) && (e == len(s) || !isAlnum(s[e]) && s[e] != '.') {
+	if e := skipDigits(s, k); e-k == 4 && isYear(s[k:e]) && (e == len(s) || !isAlnum(s[e]) && s[e] != '.') {
 		sc.ignore(k, e, IgnoredDate)
 		return e
+	}
+	e := shortDigits(s, k)
+	if e == k {
+		return k
+	}
+	for e+1 < len(s) && s[e] == '.' && isDigit(s[e+1]) {
+		f := shortDigits(s, e+1)
+		if f == e+1 {
+			return k
+		}
+		e = f
 	}
 	end := e
 	if end < len(s) && (s[end] == '.' || s[end] == ')') {
@@ -164,6 +189,9 @@ func (sc *scanner) reference(i int) int {
 			e++
 		}
 		if e > k+1 && e < len(s) && s[e] == ']' {
+			if isBareInt(s[k+1:e]) && e-(k+1) > maxStructDigits {
+				return i + 1 // [^1234567] is a figure in brackets
+			}
 			if digit {
 				sc.ignore(i, e+1, IgnoredReference)
 			}
@@ -178,7 +206,11 @@ func (sc *scanner) reference(i int) int {
 	for e < len(s) && e-k < 32 {
 		switch c := s[e]; {
 		case isDigit(c):
-			e++
+			f := shortDigits(s, e)
+			if f == e {
+				return i + 1 // [1234567] is a figure in brackets
+			}
+			e = f
 			continue
 		case c == ',' || c == ' ' || c == '-':
 			if isDigit(s[e-1]) || s[e-1] == ',' {
@@ -236,7 +268,7 @@ func versionWord(w string) bool {
 // ("<sup>1</sup>").
 func (sc *scanner) contextBefore(start int) (int, string) {
 	s := sc.s
-	if start == 0 {
+	if start == 0 || shortDigits(s, start) == start {
 		return start, ""
 	}
 	switch c := s[start-1]; {

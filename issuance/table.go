@@ -57,9 +57,9 @@ func (sc *scanner) tableRow(p int) {
 				t.index |= 1 << col
 			case col < 64 && rankHeaders[name]:
 				t.rank |= 1 << col
-			case isBareInt(cell):
+			case len(cell) == 4 && isYear(cell) || isBareInt(cell) && len(cell) <= maxStructDigits:
 				why := IgnoredEnumerator
-				if len(cell) == 4 && isYear(cell) {
+				if len(cell) == 4 {
 					why = IgnoredDate
 				}
 				k := from + strings.Index(s[from:to], cell)
@@ -76,7 +76,7 @@ func (sc *scanner) tableRow(p int) {
 	eachCell(s, p, eol, func(from, to int) {
 		if col < 64 && (t.index|t.rank)&(1<<col) != 0 {
 			cell := strings.TrimRight(strings.Trim(s[from:to], " \t*_`"), ".")
-			if isBareInt(cell) {
+			if isBareInt(cell) && len(cell) <= maxStructDigits {
 				why := IgnoredEnumerator
 				if t.rank&(1<<col) != 0 {
 					why = IgnoredOrdinal
