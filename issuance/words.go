@@ -230,7 +230,7 @@ func (sc *scanner) gluedWord(i, j int, w string) int {
 	case w == "FY" && (n == 2 || n == 4) && free:
 		sc.ignore(i, k, IgnoredDate)
 		return k
-	case (w == "v" || w == "V") && !(i > 0 && s[i-1] == '.'):
+	case w == "v" || w == "V":
 		k = versionGlued(s, j)
 		sc.ignore(i, k, IgnoredVersion)
 		return k
