@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // render prints numbers compactly: text=value±tol, text=[lo,hi],
@@ -460,6 +461,39 @@ func TestReadTable(t *testing.T) {
 			if n.Start < 0 || n.End > len(c.in) || n.Start >= n.End || c.in[n.Start:n.End] != n.Text {
 				t.Errorf("Read(%q): %q has offsets [%d,%d)", c.in, n.Text, n.Start, n.End)
 			}
+		}
+	}
+}
+
+// TestReadLinearOnHostileMarkdown feeds the structure rules the inputs an
+// attacker would pick to make them rescan the text — a table row full of
+// unclosed "[[", thousands of table rows, of list lines, of headings, of
+// brackets and footnotes — and requires each to be read in about the time
+// of a plain text of the same size.
+func TestReadLinearOnHostileMarkdown(t *testing.T) {
+	const n = 1 << 18
+	hostile := map[string]string{
+		"row of unclosed markers": "|" + strings.Repeat("[[", n/2) + "|\n|---|\n",
+		"table rows":              "| # | a |\n|---|---|\n" + strings.Repeat("| 1 | [[x]] 2 |\n", n/16),
+		"rows without a table":    strings.Repeat("| 1 | 2 |\n", n/10),
+		"list lines":              strings.Repeat("1. 2) (3) 一、\n", n/16),
+		"headings":                strings.Repeat("## 1.2.3 ##\n", n/12),
+		"brackets":                strings.Repeat("[1, 2, [^3 [1-", n/15),
+		"spaces before digits":    strings.Repeat(" ", n) + "1",
+		"grouping runs":           strings.Repeat("1 234 ", n/6),
+		"fraction words":          strings.Repeat("a third a half two thirds ", n/26),
+	}
+	plain := strings.Repeat("GMV was 1,234 yuan, up 8.7%. ", n/29)
+	base := time.Now()
+	Read(plain)
+	budget := 50*time.Since(base) + 2*time.Second
+	for name, text := range hostile {
+		start := time.Now()
+		Read(text)
+		d := time.Since(start)
+		t.Logf("%s: %v", name, d)
+		if d > budget {
+			t.Errorf("%s: %d bytes read in %v, more than %v", name, len(text), d, budget)
 		}
 	}
 }

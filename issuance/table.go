@@ -109,14 +109,17 @@ func (sc *scanner) tableCell(start int) (int, string) {
 // citation marker ([[m:gmv|万]]) does not end a cell.
 func eachCell(s string, p, eol int, f func(from, to int)) {
 	from := p + 1
+	noClose := false // no "]]" is left on the line: a row full of "[[" stays linear
 	for k := p + 1; k < eol; k++ {
 		switch s[k] {
 		case '\\':
 			k++
 		case '[':
-			if k+1 < eol && s[k+1] == '[' {
+			if !noClose && k+1 < eol && s[k+1] == '[' {
 				if e := strings.Index(s[k:eol], "]]"); e > 0 {
 					k += e + 1
+				} else {
+					noClose = true
 				}
 			}
 		case '|':
