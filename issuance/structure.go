@@ -251,6 +251,19 @@ func sectionWord(w string, abbrev bool) bool {
 	return false
 }
 
+// alsoAVerb reports whether the section or version word w is also a verb
+// that a count may follow ("we note 3 risks", "will release 2 models",
+// "we figure 5 stores"): such a word makes a section or a version only
+// when capitalised, as references are written ("see Note 3", "Table 2").
+func alsoAVerb(w string) bool {
+	switch w {
+	case "table", "figure", "chart", "note", "step", "part", "item", "row", "column", "line", "slide",
+		"clause", "article", "release", "page":
+		return true
+	}
+	return false
+}
+
 // versionWord reports whether the lower-case word w makes the number
 // after it a version: "version 2.0", "release 3.1".
 func versionWord(w string) bool {
@@ -302,10 +315,11 @@ func (sc *scanner) contextBefore(start int) (int, string) {
 			}
 			return start, ""
 		}
-		if sectionWord(lw, false) {
+		capital := word[0] >= 'A' && word[0] <= 'Z'
+		if sectionWord(lw, false) && (capital || !alsoAVerb(lw)) {
 			return w, IgnoredSection
 		}
-		if c == ' ' && versionWord(lw) {
+		if c == ' ' && versionWord(lw) && (capital || !alsoAVerb(lw)) {
 			return w, IgnoredVersion
 		}
 	case c == '>':
