@@ -71,7 +71,7 @@ func (sc *scanner) lineStart(i int) int {
 }
 
 // enumeratorAt returns the end of a list enumerator at p, or p: "1. " and
-// "2) " as in Markdown ordered lists (one to nine digits, then a space or
+// "2) " as in Markdown ordered lists (one to three digits, then a space or
 // the end of the line), "1、", "1）", "(1)", "（1）", and Chinese numerals
 // before 、 or inside parentheses: "十一、", "（三）".
 func enumeratorAt(s string, p int) int {
