@@ -499,7 +499,7 @@ func TestReadLinearOnHostileMarkdown(t *testing.T) {
 		}
 		return time.Since(w0)
 	}
-	budget := 50*spent(plain) + time.Second
+	budget := 20*spent(plain) + 250*time.Millisecond
 	for name, text := range hostile {
 		d := spent(text)
 		t.Logf("%s: %v", name, d)
