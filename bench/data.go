@@ -19,8 +19,10 @@ func Blob(i int, buf []byte) {
 // narrativeParts are the sentences of the issuance benchmark's narrative:
 // English and Chinese, numbers in every form the reader handles (thousand
 // separators, percents, 万 and M suffixes, Chinese numerals, dates,
-// quarters, vague counts, citation markers) and plain prose, about one
-// number every 35 bytes, far denser than a real report.
+// quarters, vague counts, citation markers), the structure of a Markdown
+// report (headings with section numbers, numbered lists, a table with an
+// index column, references, versions, festival names) and plain prose,
+// about one number every 35 bytes, far denser than a real report.
 var narrativeParts = []string{
 	"Net sales for the week were 2,345,678 yuan, up 6.4% week on week and 11.2 percent on last year. ",
 	"The west region brought in [[m:gmv_west|万]] while the east slipped -2.7% on 2026-11-22. ",
@@ -37,6 +39,10 @@ var narrativeParts = []string{
 	"数据来源于[[v:Q2.r1.sales]]与[[table:Q2 cols=region,amount rows=0-5]]，详见附录。",
 	"Gross margin widened to 21.7%, about 1.4 times the sector average of 15.5%. ",
 	"总体而言，本周经营平稳，各项指标均在预期之内，团队将继续关注库存与配送效率。",
+	"\n\n## 2.1 Regional revenue\n\n1. West: 2,345,678 yuan [1], up 6.4%.\n2. East: 1 234 567 yuan, down 2.7% [2].\n\n",
+	"\n\n| # | Region | Net sales | WoW |\n|---|---|---:|---:|\n| 1 | West | 74.20万 | +6.4% |\n| 2 | East | $3.4m | -2.7% |\n\n",
+	"Release v2.4.1 of the pipeline (see Section 4.2) shipped on 2026-11-22; nearly half of the outlets use it.[^3] ",
+	"十一假期期间，近一半门店参与了618大促，约三成订单来自二线城市，客单价提升1.8个百分点。",
 }
 
 // Narrative is a deterministic text of at least size bytes built from

@@ -10,8 +10,10 @@ import (
 )
 
 // narrativeParts are the sentences the 1 MB benchmark narrative is built
-// from: English and Chinese, numbers of every form, dates, markers and
-// plain prose, in roughly the proportions of a weekly brief.
+// from: English and Chinese, numbers of every form, dates, markers, the
+// structure of a Markdown report (section numbers, numbered lists, a table,
+// references, versions, festival names) and plain prose, in roughly the
+// proportions of a weekly brief.
 var narrativeParts = []string{
 	"GMV for the week was 1,234,567 yuan, up 8.7% WoW and 12.3 percent year on year. ",
 	"The north region contributed [[m:gmv_north|万]] while the south fell -3.2% on 2026-11-29. ",
@@ -28,6 +30,10 @@ var narrativeParts = []string{
 	"数据来源于[[v:Q1.r0.gmv]]与[[table:Q1 cols=region,amount rows=0-4]]，详见附录。",
 	"Margins widened to 23.4%, roughly 1.5 times the sector average of 15.6%. ",
 	"整体来看，本周经营稳健，各项指标均在预期范围之内，团队将继续关注库存与履约效率。",
+	"\n\n## 2.1 Regional GMV\n\n1. North: 1,234,567 yuan [1], up 8.7%.\n2. South: 2 345 678 yuan, down 3.2% [2].\n\n",
+	"\n\n| # | Region | GMV | WoW |\n|---|---|---:|---:|\n| 1 | North | 86.50万 | +8.7% |\n| 2 | South | $1.2m | -3.2% |\n\n",
+	"Release v2.4.1 of the pipeline (see Section 4.2) shipped on 2026-11-29; nearly half of the stores use it.[^3] ",
+	"十一假期期间，近一半门店参与了618大促，约三成订单来自二线城市，复购率提升2.3个百分点。",
 }
 
 var (

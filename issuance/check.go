@@ -13,6 +13,14 @@ type target struct {
 	name  string
 	value float64 // base units; a percent is a ratio
 	tol   float64 // from Decimals; 0 when unset
+	// unitless: no unit and no percent format, so the metric may hold a
+	// percent as a ratio (0.486) or in points (48.6).
+	unitless bool
+	// scaled: the unit starts with a scale (万元, million); raw and
+	// rawTol are Value and its Decimals tolerance in that unit, which is
+	// how a table with the unit in its header writes it.
+	scaled      bool
+	raw, rawTol float64
 }
 
 // scaleUnits are unit prefixes that multiply a metric's Value.
@@ -43,10 +51,14 @@ func normalise(m Metric) (target, bool) {
 			t.tol = 0.5 * pow10(-*m.Decimals+exp)
 		}
 		return t, true
-	case unit == "%":
+	case unit == "%" || pointUnits[strings.ToLower(unit)]:
 		exp = -2
 	case unit == "‰":
 		exp = -3
+	case basisPointUnits[strings.ToLower(unit)]:
+		exp = -4
+	case unit == "" && m.Format != "currency":
+		t.unitless = true
 	default:
 		for _, su := range scaleUnits {
 			if strings.HasPrefix(unit, su.prefix) {
@@ -63,18 +75,46 @@ func normalise(m Metric) (target, bool) {
 	if m.Decimals != nil {
 		t.tol = 0.5 * pow10(-*m.Decimals+exp)
 	}
+	if exp > 0 {
+		t.scaled, t.raw = true, m.Value
+		if m.Decimals != nil {
+			t.rawTol = 0.5 * pow10(-*m.Decimals)
+		}
+	}
 	return t, true
 }
 
-// fits reports whether number n may have been written from value t.
+// pointUnits and basisPointUnits are units of a metric that hold a change
+// in percentage points or basis points.
+var (
+	pointUnits      = map[string]bool{"pp": true, "pt": true, "pts": true, "ppt": true, "percentage points": true, "percentage point": true, "个百分点": true, "百分点": true}
+	basisPointUnits = map[string]bool{"bp": true, "bps": true, "basis points": true, "basis point": true, "基点": true}
+)
+
+// fits reports whether number n may have been written from metric t: as
+// its value in base units; for a number written per hundred (8.7%, 三成,
+// 一半) against a metric without a unit, also as the figure in points
+// (48.6 for 48.6%); for a metric whose unit has a scale, also as its
+// value in that unit (35 for 35 万元).
 func fits(n *Number, t target) bool {
-	v := t.value
+	if fitsValue(n, t.value, t.tol, 1) {
+		return true
+	}
+	if n.Per > 0 && t.unitless && fitsValue(n, t.value, t.tol, float64(n.Per)) {
+		return true
+	}
+	return t.scaled && n.Per == 0 && fitsValue(n, t.raw, t.rawTol, 1)
+}
+
+// fitsValue reports whether n, multiplied by k, may have been written
+// from v known to ±vtol.
+func fitsValue(n *Number, v, vtol, k float64) bool {
 	if !n.Signed {
 		v = math.Abs(v)
 	}
-	eps := 1e-9 * math.Max(1, math.Abs(v))
+	eps := 1e-9 * max(1, math.Abs(v))
 	if n.Interval != nil {
-		lo, hi := n.Interval[0], n.Interval[1]
+		lo, hi := n.Interval[0]*k, n.Interval[1]*k
 		if !n.Signed && lo < 0 {
 			lo, hi = -hi, -lo
 		}
@@ -83,11 +123,11 @@ func fits(n *Number, t target) bool {
 	if n.Value == nil {
 		return false
 	}
-	x := *n.Value
+	x := *n.Value * k
 	if !n.Signed {
 		x = math.Abs(x)
 	}
-	tol := math.Max(n.Tolerance, t.tol)
+	tol := max(n.Tolerance*k, vtol)
 	return math.Abs(x-v) <= tol+eps
 }
 

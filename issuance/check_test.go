@@ -59,6 +59,41 @@ func TestCheckMatching(t *testing.T) {
 		{"unit kg is not a scale", "35", []Metric{{Name: "w", Value: 35, Unit: "kg"}}, "w"},
 		{"several numbers", "GMV 1,234.5, up 8.7%, 3 new stores", []Metric{num("gmv", 1234.5), pct("wow", 0.087)}, "gmv wow -"},
 		{"ignored never match", "2026-11-29 Q3 第三", []Metric{num("y", 2026), num("q", 3)}, ""},
+		// Percents and fractions against a metric without a unit: as a
+		// ratio or as the same figure in points.
+		{"percent matches points of a unitless metric", "share 48.6%", []Metric{num("share", 48.6)}, "share"},
+		{"percent matches ratio of a unitless metric", "share 48.6%", []Metric{num("share", 0.486)}, "share"},
+		{"percent and points metrics are ambiguous", "8.7%", []Metric{pct("a", 0.087), num("b", 8.7)}, "a,b"},
+		{"percent does not match points with a unit", "8.7%", []Metric{{Name: "price", Value: 8.7, Unit: "元"}}, "-"},
+		{"hedged half matches a share in points", "近一半门店", []Metric{num("share", 48.6)}, "share"},
+		{"hedged half matches a ratio", "nearly half of stores", []Metric{num("share", 0.486)}, "share"},
+		{"unhedged half stays precise", "一半门店", []Metric{num("share", 48.6)}, "-"},
+		{"half of stays precise", "half of the stores", []Metric{num("share", 0.47)}, "-"},
+		{"三成 matches a ratio", "三成", []Metric{num("ratio", 0.2987)}, "ratio"},
+		{"hedged 三成 matches points", "近三成", []Metric{num("ratio", 29.87)}, "ratio"},
+		{"hedged fraction widens", "约三分之一", []Metric{num("share", 0.37)}, "share"},
+		{"unhedged fraction does not widen", "三分之一", []Metric{num("share", 0.37)}, "-"},
+		{"percentage points match points", "up 1.5 percentage points", []Metric{num("delta", 1.5)}, "delta"},
+		{"percentage points match a ratio", "up 1.5 percentage points", []Metric{num("delta", 0.015)}, "delta"},
+		{"pp match a metric in pp", "up 1.5pp", []Metric{{Name: "delta", Value: 1.5, Unit: "pp"}}, "delta"},
+		{"个百分点 match a metric in 个百分点", "提升1.5个百分点", []Metric{{Name: "delta", Value: 1.5, Unit: "个百分点"}}, "delta"},
+		{"bps match basis points", "widened 30 bps", []Metric{num("spread", 30)}, "spread"},
+		{"bps match a metric in bps", "widened 30bps", []Metric{{Name: "spread", Value: 30, Unit: "bps"}}, "spread"},
+		{"bps match a ratio", "widened 30 bps", []Metric{num("spread", 0.003)}, "spread"},
+		{"percent interval in points", "逾30%", []Metric{num("share", 34)}, "share"},
+		// Spellings.
+		{"lower-case million after a currency", "$4.5m", []Metric{num("rev", 4.5e6)}, "rev"},
+		{"thin-space grouping", "1\u2009234\u2009567", []Metric{num("gmv", 1234567)}, "gmv"},
+		{"apostrophe grouping", "1'234'567", []Metric{num("gmv", 1234567)}, "gmv"},
+		// A metric with a scaled unit, written in that unit (a table
+		// with the unit in its header).
+		{"value in the unit of the metric", "| GMV（万元） |\n|---|\n| 35 |", []Metric{{Name: "gmv", Value: 35, Unit: "万元"}}, "gmv"},
+		{"value in base units still matches", "35万元", []Metric{{Name: "gmv", Value: 35, Unit: "万元"}}, "gmv"},
+		{"spaced unit", "35 万元", []Metric{{Name: "gmv", Value: 350000, Unit: "元"}}, "gmv"},
+		{"unit decimals widen in the unit", "35.2", []Metric{{Name: "gmv", Value: 35.24, Unit: "万元", Decimals: ip(1)}}, "gmv"},
+		{"percent is not a value in a scaled unit", "35%", []Metric{{Name: "gmv", Value: 0.35, Unit: "万元"}}, "-"},
+		// Structure never matches.
+		{"structure never matches", "1. item [2] ## v3.1.4 Table 5", []Metric{num("a", 1), num("b", 2), num("c", 5)}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -156,7 +191,7 @@ func TestJSONShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"tier":"degraded","numbers":[` +
-		`{"text":"8.7%","start":3,"end":7,"value":0.087,"interval":null,"matched":"wow","ignored":null,"tolerance":0.0005},` +
+		`{"text":"8.7%","start":3,"end":7,"value":0.087,"interval":null,"matched":"wow","ignored":null,"tolerance":0.0005,"per":100},` +
 		`{"text":"2026-11-29","start":11,"end":21,"value":null,"interval":null,"matched":null,"ignored":"date"},` +
 		`{"text":"两千余","start":23,"end":32,"value":null,"interval":[2000,3000],"matched":null,"ignored":null}],` +
 		`"untraced":1,"reasons":["1 number(s) cannot be traced to exactly one metric: \"两千余\" at byte 23"]}`

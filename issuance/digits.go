@@ -8,6 +8,11 @@ import (
 // begins (a sign or a leading '.'), i the first digit or '.'.
 func (sc *scanner) digits(start, i int) int {
 	s := sc.s
+	sc.numStart = start
+	if end, why := sc.tableCell(start); why != "" {
+		sc.ignore(start, end, why)
+		return end
+	}
 	var q qty
 	if start < i {
 		q.signed = true
@@ -23,8 +28,8 @@ func (sc *scanner) digits(start, i int) int {
 		return k
 	}
 
-	// Integer part, with thousands separators: "," or the full-width "，",
-	// each followed by exactly three digits.
+	// Integer part, with thousands separators (groupSep), each followed
+	// by exactly three digits.
 	j := i
 	mant := 0.0
 	for j < len(s) && isDigit(s[j]) {
@@ -34,24 +39,7 @@ func (sc *scanner) digits(start, i int) int {
 	intDigits := j - i
 	sep := false
 	if intDigits >= 1 && intDigits <= 3 {
-		for j < len(s) {
-			w := 0
-			if s[j] == ',' {
-				w = 1
-			} else if strings.HasPrefix(s[j:], "，") {
-				w = len("，")
-			} else {
-				break
-			}
-			k := j + w
-			if k+3 > len(s) || !isDigit(s[k]) || !isDigit(s[k+1]) || !isDigit(s[k+2]) || (k+3 < len(s) && isDigit(s[k+3])) {
-				break
-			}
-			mant = mant*1000 + float64(s[k]-'0')*100 + float64(s[k+1]-'0')*10 + float64(s[k+2]-'0')
-			j = k + 3
-			intDigits += 3
-			sep = true
-		}
+		j, mant, intDigits, sep = groups(s, j, mant, intDigits)
 	}
 	dec := 0
 	if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
@@ -62,14 +50,43 @@ func (sc *scanner) digits(start, i int) int {
 			j++
 		}
 		if j+1 < len(s) && s[j] == '.' && isDigit(s[j+1]) {
-			// 1.2.3 is a version or an address; 2026.11.29 a date.
+			// 1.2.3 is a version or an address; 2026.11.29 a date;
+			// Section 2.1.3 a section.
 			k := j
 			for k < len(s) && (isDigit(s[k]) || (s[k] == '.' && k+1 < len(s) && isDigit(s[k+1]))) {
 				k++
 			}
 			if !sep && !q.signed && intDigits == 4 && isYear(s[i:i+4]) {
 				sc.ignore(start, k, IgnoredDate)
+				return k
 			}
+			if !sep && !q.signed && dottedDayMonthYear(s[i:k]) {
+				sc.ignore(start, k, IgnoredDate) // 29.11.2026
+				return k
+			}
+			if m, ok := dotGrouped(s[i:k]); ok && !sep {
+				// 1.234.567: thousands grouped with dots, a quantity
+				// (and never a place to hide one as a version).
+				g := qty{mant: m, neg: q.neg, signed: q.signed}
+				sc.emit(start, k, &g)
+				return k
+			}
+			if !shortParts(s[i:k]) {
+				// 1.2.345678 is not a version or a section a reader
+				// would recognise: reported, and never traced.
+				sc.add(Number{Text: s[start:k], Start: start, End: k, Signed: q.signed})
+				return k
+			}
+			from, why := sc.contextBefore(start)
+			switch why {
+			case IgnoredSection:
+				sc.ignore(from, k, why)
+				return k
+			case IgnoredVersion:
+				start = from
+			}
+			k = versionTail(s, k)
+			sc.ignore(start, k, IgnoredVersion)
 			return k
 		}
 	}
@@ -83,6 +100,18 @@ func (sc *scanner) digits(start, i int) int {
 	if integer && !q.signed {
 		if end, ok := sc.digitDate(i, j, intDigits, small); ok {
 			sc.ignore(start, end, IgnoredDate)
+			return end
+		}
+	}
+	// Section 3, Table 2, version 2.0, <sup>1</sup>: structure, not data.
+	if !q.signed && !sep && dec <= maxStructDigits {
+		if from, why := sc.contextBefore(start); why != "" {
+			end := j
+			switch why {
+			case IgnoredVersion:
+				end = versionTail(s, j)
+			}
+			sc.ignore(from, end, why)
 			return end
 		}
 	}
@@ -100,13 +129,34 @@ func (sc *scanner) digits(start, i int) int {
 	case '逾':
 		q.intervalForm = true
 		textStart = start - len("逾")
-	case '约', '近':
-		q.hedged = true
-		textStart = start - len("约")
+	case '约', '近', '为', '占', '合', '乎':
+		if k, ok := sc.zhHedgeBefore(start); ok {
+			q.hedged = true
+			textStart = k
+		}
 	case ' ':
 		if k := wordBefore(s, start); k < start && isHedge(s[k:start-1]) {
 			q.hedged = true
 			textStart = k
+		} else if k < start && strings.EqualFold(s[k:start-1], "to") {
+			// "close to 30,000"
+			if c := wordBefore(s, k); c < k && strings.EqualFold(s[c:k-1], "close") {
+				q.hedged = true
+				textStart = c
+			}
+		}
+	}
+
+	// 2.0版, 3.1版本: a version.
+	if !sep && !q.signed && strings.HasPrefix(s[j:], "版") {
+		sc.ignore(textStart, j+len("版"), IgnoredVersion)
+		return j + len("版")
+	}
+	// 618大促, 11.11购物节: festivals are dates.
+	if !sep && !q.signed && (integer && mant == 618 || dec == 2 && intDigits == 2 && (mant == 1111 || mant == 1212)) {
+		if k := festivalAt(s, j); k > j {
+			sc.ignore(start, j, IgnoredDate)
+			return j
 		}
 	}
 
@@ -116,7 +166,7 @@ func (sc *scanner) digits(start, i int) int {
 		k := skipDigits(s, j+1)
 		if k-(j+1) <= 2 && (k == len(s) || (!isAlnum(s[k]) && s[k] != '/' && s[k] != '.')) {
 			if den := atoiSmall(s[j+1 : k]); den >= 2 && den <= 10 && small < den {
-				f := qty{fraction: true, frac: float64(small) / float64(den), neg: q.neg, signed: q.signed}
+				f := qty{fraction: true, frac: float64(small) / float64(den), neg: q.neg, signed: q.signed, hedged: q.hedged, per: 100}
 				sc.emit(textStart, k, &f)
 				return k
 			}
@@ -134,7 +184,7 @@ func (sc *scanner) digits(start, i int) int {
 	case whySkip:
 		return end
 	case "":
-		if end == j && integer && intDigits == 4 && isYear(s[i:j]) && (sc.lastIgnoredEndsNear(start) || yearContext(s, start)) {
+		if end == j && integer && intDigits == 4 && isYear(s[i:j]) && (sc.lastIgnoredEndsNear(start) || yearContext(s, start) || sc.inHeading) {
 			sc.ignore(start, j, IgnoredDate)
 			return j
 		}
@@ -282,7 +332,16 @@ func (sc *scanner) zhDayTail(j int) int {
 // yearContext reports whether the word before offset i makes a bare
 // four-digit number a year: "in 2026", "since 2019", "FY 2026".
 func yearContext(s string, i int) bool {
-	return yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late", "through", "from")
+	if yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late", "through", "from",
+		"on", "vs", "versus", "by", "before", "after", "against") {
+		return true
+	}
+	// "the first half of 2026", "by the end of 2026" (but "a total of
+	// 2026 orders" is a count).
+	if k := wordBefore(s, i); k < i && strings.EqualFold(s[k:i-1], "of") {
+		return yearContextWord(s, k, "half", "end", "start", "beginning", "middle", "quarter", "rest", "spring", "summer", "autumn", "fall", "winter")
+	}
+	return false
 }
 
 // yearContextWord reports whether the ASCII word right before offset i
@@ -324,4 +383,101 @@ func atoiSmall(d string) int {
 		n = n*10 + int(d[i]-'0')
 	}
 	return n
+}
+
+// groups reads the thousands groups that may follow the first one to
+// three digits of a number, ending at j: "1,234,567", "1，234", "1 234 567"
+// (SI style), "1 234" with a thin or narrow no-break space, "1'234'567"
+// (Swiss style). Every separator of a number is the same, and each is
+// followed by exactly three digits. A plain space groups only when there
+// are at least two groups: "3 100 stores" is two numbers in prose, and
+// "1 234 567" is unmistakable.
+func groups(s string, j int, mant float64, nd int) (int, float64, int, bool) {
+	sep := ""
+	n := 0
+	j0, mant0, nd0 := j, mant, nd
+	for j < len(s) {
+		w := groupSepAt(s, j)
+		if w == 0 || (sep != "" && s[j:j+w] != sep) {
+			break
+		}
+		k := j + w
+		if k+3 > len(s) || !isDigit(s[k]) || !isDigit(s[k+1]) || !isDigit(s[k+2]) || (k+3 < len(s) && isDigit(s[k+3])) {
+			break
+		}
+		sep = s[j : j+w]
+		mant = mant*1000 + float64(s[k]-'0')*100 + float64(s[k+1]-'0')*10 + float64(s[k+2]-'0')
+		j = k + 3
+		nd += 3
+		n++
+	}
+	if sep == " " && n < 2 {
+		return j0, mant0, nd0, false
+	}
+	return j, mant, nd, n > 0
+}
+
+// groupSepAt returns the width of a thousands separator at j, or 0: ",",
+// "，", an apostrophe (' or ’), a space, a no-break space, a thin space
+// (U+2009) or a narrow no-break space (U+202F).
+func groupSepAt(s string, j int) int {
+	switch c := s[j]; c {
+	case ',', ' ', '\'':
+		return 1
+	case 0xC2: // U+00A0
+		if strings.HasPrefix(s[j:], "\u00a0") {
+			return 2
+		}
+	case 0xE2: // U+2009, U+202F, U+2019
+		if strings.HasPrefix(s[j:], "\u2009") || strings.HasPrefix(s[j:], "\u202f") || strings.HasPrefix(s[j:], "’") {
+			return 3
+		}
+	case 0xEF: // U+FF0C
+		if strings.HasPrefix(s[j:], "，") {
+			return 3
+		}
+	}
+	return 0
+}
+
+// dotGrouped reads d as an integer whose thousands are grouped with dots
+// (1.234.567, as in German): one to three digits, then at least two groups
+// of exactly three.
+func dotGrouped(d string) (float64, bool) {
+	parts := strings.Split(d, ".")
+	if len(parts) < 3 || len(parts[0]) > 3 {
+		return 0, false
+	}
+	m := 0.0
+	for k, p := range parts {
+		if k > 0 && len(p) != 3 {
+			return 0, false
+		}
+		for n := 0; n < len(p); n++ {
+			m = m*10 + float64(p[n]-'0')
+		}
+	}
+	return m, true
+}
+
+// shortParts reports whether every dotted part of d has at most
+// maxStructDigits digits, as a section number does.
+func shortParts(d string) bool {
+	for _, p := range strings.Split(d, ".") {
+		if len(p) > maxStructDigits {
+			return false
+		}
+	}
+	return true
+}
+
+// dottedDayMonthYear reports whether d is a date written day.month.year
+// (29.11.2026, 1.3.2026).
+func dottedDayMonthYear(d string) bool {
+	parts := strings.Split(d, ".")
+	if len(parts) != 3 || len(parts[0]) > 2 || len(parts[1]) > 2 || !isYear(parts[2]) {
+		return false
+	}
+	day, month := atoiSmall(parts[0]), atoiSmall(parts[1])
+	return day >= 1 && day <= 31 && month >= 1 && month <= 12
 }

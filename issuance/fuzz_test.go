@@ -2,8 +2,11 @@ package issuance
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // FuzzRead checks what must hold for any input: no panic, numbers in order
@@ -12,6 +15,18 @@ import (
 func FuzzRead(f *testing.F) {
 	for _, c := range readCases {
 		f.Add(c.in)
+	}
+	// The corpus reports seed the Markdown structure: lists, tables,
+	// headings, footnotes.
+	files, _ := filepath.Glob("testdata/corpus/*.txtar")
+	for _, file := range files {
+		if a, err := txtar.ParseFile(file); err == nil {
+			for _, af := range a.Files {
+				if af.Name == "report.md" {
+					f.Add(string(af.Data))
+				}
+			}
+		}
 	}
 	metrics := []Metric{{Name: "gmv", Value: 1234.5}, {Name: "wow", Value: 0.087, Format: "percent"}}
 	f.Fuzz(func(t *testing.T, text string) {

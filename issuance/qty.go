@@ -22,11 +22,20 @@ type qty struct {
 	// of ten; the value is frac and the tolerance fracTol.
 	fraction bool
 	frac     float64
+	// per is how many parts make the whole in the way the number was
+	// written: 100 for a percent or a fraction, 1000 for ‰, 10000 for
+	// basis points; 0 for a plain number.
+	per float64
 }
 
 // fracTol is the tolerance of a fraction such as 三分之一 or 一半: half a
 // percentage point, as if the ratio had been written with two decimals.
-const fracTol = 0.005
+// A hedged fraction (近一半, nearly a third) is as precise as a hedged
+// 三成: half a tenth, as if the ratio had been written with one decimal.
+const (
+	fracTol       = 0.005
+	hedgedFracTol = 0.05
+)
 
 func pow10(e int) float64 {
 	if e >= -22 && e <= 22 {
@@ -65,6 +74,9 @@ func (q *qty) value() float64 {
 
 func (q *qty) tolerance() float64 {
 	if q.fraction {
+		if q.hedged {
+			return hedgedFracTol
+		}
 		return fracTol
 	}
 	return 0.5 * pow10(q.place)

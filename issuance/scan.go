@@ -10,10 +10,11 @@ import (
 // metric. It never fails: text that is not valid UTF-8 is read byte by byte
 // where it is broken (Check reports such text as not fully checked).
 func Read(text string) []Number {
-	// Narratives carry a number every few dozen bytes; sizing for that
-	// (up to a bound, so a huge text does not reserve memory it may not
-	// need) avoids most of the copying as the list grows.
-	sc := scanner{s: text, out: make([]Number, 0, min(len(text)/64, 1<<15)+4)}
+	// Narratives carry a number every few dozen bytes (a Markdown report
+	// with tables and lists one every 30 or so); sizing for that (up to a
+	// bound, so a huge text does not reserve memory it may not need)
+	// avoids most of the copying as the list grows.
+	sc := scanner{s: text, out: make([]Number, 0, min(len(text)/24, 1<<16)+4)}
 	sc.run()
 	return sc.out
 }
@@ -35,22 +36,31 @@ type scanner struct {
 	// nextClose is the offset of the next "]]" (noClose when there is
 	// none left; 0 before the first search).
 	nextClose int
+	// numStart is where the number being read begins (its sign included).
+	numStart int
+	// tbl is the Markdown table the current line belongs to, if any.
+	tbl table
+	// inHeading: the current line is a Markdown heading, where a bare
+	// year is a date ("# Energy use, 2026").
+	inHeading bool
 }
 
 func (sc *scanner) run() {
 	s := sc.s
-	i := 0
+	i := sc.lineStart(0)
 	for i < len(s) {
 		c := s[i]
 		at := i
 		switch {
 		case c >= '0' && c <= '9':
 			i = sc.digits(i, i)
+		case c == '\n':
+			i = sc.lineStart(i + 1)
 		case c == '[':
 			if i+1 < len(s) && s[i+1] == '[' {
 				i = sc.marker(i)
 			} else {
-				i++
+				i = sc.reference(i)
 			}
 		case c == '-' || c == '+':
 			if sc.signStart(i, 1) {
@@ -211,7 +221,7 @@ func (sc *scanner) ignore(start, end int, why string) {
 
 // emit records s[start:end] as the quantity q.
 func (sc *scanner) emit(start, end int, q *qty) {
-	n := Number{Text: sc.s[start:end], Start: start, End: end, Signed: q.signed}
+	n := Number{Text: sc.s[start:end], Start: start, End: end, Signed: q.signed, Per: uint16(q.per)}
 	// A value too large for a float64 (a run of hundreds of digits) is
 	// kept without a value: it is reported, and can never be traced.
 	if q.intervalForm && !q.fraction {

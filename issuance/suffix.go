@@ -56,11 +56,26 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 		j = k
 	}
 	if (f == formDigits || q.intervalForm) && !strings.HasPrefix(s[j:], "百分") {
-		if e, k := unitRun(s, j); k > j && !measureUnitAt(s, k) {
+		e, k := unitRun(s, j)
+		if k > j+3 && measureUnitAt(s, k) {
+			// 2.4万千瓦时: 千 belongs to the unit 千瓦, 万 is the scale.
+			k -= 3
+			e -= unitExp(s, k)
+		}
+		if k > j && !measureUnitAt(s, k) {
 			q.exp += e
 			q.place += e
 			j = k
 			scaled = true
+		} else if f == formDigits && j < len(s) && s[j] == ' ' {
+			// "35 万元": a space before 万, 亿 or a longer run of units
+			// (how a unit such as 万元 is printed after a value).
+			if e, k := unitRun(s, j+1); e >= 4 && !measureUnitAt(s, k) {
+				q.exp += e
+				q.place += e
+				j = k
+				scaled = true
+			}
 		}
 	}
 	if !q.intervalForm {
@@ -84,10 +99,15 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 		pct, j = -2, j+len("个百分点")
 	case strings.HasPrefix(s[j:], "百分点"):
 		pct, j = -2, j+len("百分点")
+	case strings.HasPrefix(s[j:], "个基点"):
+		pct, j = -4, j+len("个基点")
+	case strings.HasPrefix(s[j:], "基点"):
+		pct, j = -4, j+len("基点")
 	}
 	if pct != 0 {
 		q.exp += pct
 		q.place += pct
+		q.per = pow10(-pct)
 		return j, ""
 	}
 	// Letters glued to digits: 2.5k, 1.2M, 3bn, 2x, 15bps, 3rd, 10am.
@@ -106,17 +126,28 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 		switch w {
 		case "k", "K":
 			q.exp, q.place = q.exp+3, q.place+3
-		case "M", "mn", "MM":
+		case "M", "mn", "Mn", "MM", "mln":
 			q.exp, q.place = q.exp+6, q.place+6
-		case "B", "bn":
+		case "B", "bn", "Bn", "bln":
 			q.exp, q.place = q.exp+9, q.place+9
+		case "m", "mm", "b":
+			// $4.5m, €3b: lower-case scales are read after a currency
+			// only; 4.5m alone is a length.
+			if !sc.currencyBefore(sc.numStart) {
+				return k, whySkip
+			}
+			e := 6
+			if w == "b" {
+				e = 9
+			}
+			q.exp, q.place = q.exp+e, q.place+e
 		case "T", "tn":
 			q.exp, q.place = q.exp+12, q.place+12
 		case "x", "X":
 		case "pp", "pct":
-			q.exp, q.place = q.exp-2, q.place-2
+			q.exp, q.place, q.per = q.exp-2, q.place-2, 100
 		case "bp", "bps":
-			q.exp, q.place = q.exp-4, q.place-4
+			q.exp, q.place, q.per = q.exp-4, q.place-4, 10000
 		case "st", "nd", "rd", "th":
 			if !integer {
 				return k, whySkip
@@ -146,7 +177,7 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 				continue
 			}
 			if kind == swPercent {
-				q.exp, q.place = q.exp+e, q.place+e
+				q.exp, q.place, q.per = q.exp+e, q.place+e, pow10(-e)
 			}
 			return j, ""
 		}
@@ -160,7 +191,7 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 	// 三成 is 0.3, 三成五 0.35.
 	if strings.HasPrefix(s[j:], "成") {
 		j += len("成")
-		q.exp, q.place = q.exp-1, q.place-1
+		q.exp, q.place, q.per = q.exp-1, q.place-1, 100
 		if f == formZh && q.exp == -1 {
 			if r, size := utf8.DecodeRuneInString(s[j:]); zhDigit(r) > 0 {
 				if r2, _ := utf8.DecodeRuneInString(s[j+size:]); !isZhNumeral(r2) {
@@ -253,15 +284,15 @@ func spaceWord(s string, j int) (end, exp, kind int) {
 		return k, 2, swScale
 	case "thousand":
 		return k, 3, swScale
-	case "million", "mn":
+	case "million", "mn", "mln":
 		return k, 6, swScale
-	case "billion", "bn":
+	case "billion", "bn", "bln":
 		return k, 9, swScale
 	case "trillion":
 		return k, 12, swScale
 	case "percent", "pct", "pp":
 		return k, -2, swPercent
-	case "bps":
+	case "bps", "bp":
 		return k, -4, swPercent
 	case "per":
 		if strings.HasPrefix(s[k:], " cent") && (k+5 == len(s) || !isAlpha(s[k+5])) {
@@ -344,14 +375,19 @@ func (sc *scanner) fractionOf(j int, x *qty) (*qty, int) {
 	if den <= 0 {
 		return nil, j
 	}
+	y.hedged = x.hedged
 	for e := 2; e <= 4; e++ {
 		if den == pow10(e) {
-			y.exp, y.place = y.exp-e, y.place-e
+			y.exp, y.place, y.per = y.exp-e, y.place-e, den
+			if y.hedged {
+				y.widen()
+			}
 			return &y, end
 		}
 	}
 	y.frac = y.value() / den
 	y.fraction = true
+	y.per = 100
 	return &y, end
 }
 

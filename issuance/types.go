@@ -26,6 +26,12 @@ const (
 	IgnoredQuarter = "quarter" // Q3, H1, 三季度, 第二季度
 	IgnoredVague   = "vague"   // 几十家, 一个问题, 三个方面, a few, one of
 	IgnoredMarker  = "marker"  // [[m:gmv]] and everything else inside [[ ]]
+
+	// The structure of a Markdown text, not quantities.
+	IgnoredEnumerator = "enumerator" // "1. " and "2) " opening a line, 一、, (1), a row number under #, No., 序号
+	IgnoredReference  = "reference"  // [1], [12], [1, 3], [^3], <sup>2</sup>
+	IgnoredVersion    = "version"    // v1.2.3, 1.2.3-rc1, 192.168.0.1, version 2.0, 2.0版
+	IgnoredSection    = "section"    // ## 2.1 Revenue, Section 3, Table 2, §4.1, 见表2
 )
 
 // Number is one number found in a narrative. The first seven fields are the
@@ -58,6 +64,11 @@ type Number struct {
 	// ("-3.2%", "+8%"); an unsigned number matches a metric of either
 	// sign, because narratives write "down 3.2%" for −0.032.
 	Signed bool `json:"signed,omitempty"`
+	// Per is 100 for a number written per hundred (8.7%, 1.5
+	// percentage points, 三成, 一半, a third), 1000 for ‰ and 10000 for
+	// basis points. Value is the ratio; a metric without a unit may also
+	// hold the figure in points (Value × Per), and matches either way.
+	Per uint16 `json:"per,omitempty"`
 }
 
 // Options tune the verdict.

@@ -13,6 +13,7 @@ const (
 	wkArticle // "a": a few, a couple, a handful, a dozen
 	wkMonth
 	wkWeek
+	wkFrac // half, third(s), quarter(s), …: the denominator of a fraction
 )
 
 type wordInfo struct {
@@ -43,6 +44,13 @@ var words = func() map[string]wordInfo {
 		m[w] = wordInfo{wkMonth, i + 1}
 	}
 	m["sept"] = wordInfo{wkMonth, 9}
+	for w, den := range map[string]int{"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5,
+		"sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10} {
+		m[w] = wordInfo{wkFrac, den}
+		if den > 2 {
+			m[w+"s"] = wordInfo{wkFrac, den}
+		}
+	}
 	m["week"] = wordInfo{kind: wkWeek}
 	m["wk"] = wordInfo{kind: wkWeek}
 	return m
@@ -73,6 +81,36 @@ func lookupWord(w string) wordInfo {
 var currencyCodes = map[string]bool{
 	"USD": true, "US": true, "RMB": true, "CNY": true, "EUR": true, "GBP": true, "HKD": true,
 	"HK": true, "JPY": true, "AUD": true, "CAD": true, "SGD": true, "CHF": true, "KRW": true,
+}
+
+// currencyBefore reports whether a currency stands right before the
+// number at start, with at most one space between: $, €, £, ¥, ￥, ₹, ₩,
+// or a currency code (USD, RMB, …). Lower-case scales are read only
+// after one: "$4.5m" is 4,500,000, "4.5m" a length.
+func (sc *scanner) currencyBefore(start int) bool {
+	s := sc.s
+	k := start
+	if k > 0 && (s[k-1] == ' ' || s[k-1] == 0xA0) {
+		k--
+		if k > 0 && s[k-1] == 0xC2 { // U+00A0
+			k--
+		}
+	}
+	if k == 0 {
+		return false
+	}
+	if s[k-1] == '$' {
+		return true
+	}
+	switch sc.prevRune(k) {
+	case '€', '£', '¥', '￥', '₹', '₩', '₽':
+		return true
+	}
+	w := k
+	for w > 0 && s[w-1] >= 'A' && s[w-1] <= 'Z' && k-w < 4 {
+		w--
+	}
+	return w < k && (w == 0 || !isAlpha(s[w-1])) && currencyCodes[s[w:k]]
 }
 
 // word handles the ASCII word starting at i.
@@ -110,7 +148,12 @@ func (sc *scanner) word(i int) int {
 	case wkVague:
 		sc.ignore(i, j, IgnoredVague)
 		return j
+	case wkFrac:
+		return sc.halfWord(i, j, info)
 	case wkArticle:
+		if k := sc.fractionWord(i, 1, j); k > j {
+			return k
+		}
 		if j+1 < len(s) && s[j] == ' ' && isAlpha(s[j+1]) {
 			k := j + 1
 			for k < len(s) && isAlpha(s[k]) {
@@ -127,6 +170,11 @@ func (sc *scanner) word(i int) int {
 	// A number word; twenty-five is one number.
 	if j > 0 && i > 0 && (s[i-1] == '-' || isDigit(s[i-1])) {
 		return j
+	}
+	if info.kind == wkNumber {
+		if k := sc.fractionWord(i, info.val, j); k > j {
+			return k // one third, two-thirds
+		}
 	}
 	q := qty{mant: float64(info.val)}
 	if info.kind == wkTens {
@@ -182,6 +230,10 @@ func (sc *scanner) gluedWord(i, j int, w string) int {
 	case w == "FY" && (n == 2 || n == 4) && free:
 		sc.ignore(i, k, IgnoredDate)
 		return k
+	case w == "v" || w == "V":
+		k = versionGlued(s, j)
+		sc.ignore(i, k, IgnoredVersion)
+		return k
 	case currencyCodes[w]:
 		return j // the digit path reads the amount
 	}
@@ -214,6 +266,16 @@ func (sc *scanner) monthDate(j int) int {
 		}
 		if end < len(s) && isAlnum(s[end]) {
 			return j
+		}
+		// A range of days: "Oct 1–7", "Nov 20-29".
+		for _, dash := range []string{"–", "-"} {
+			if strings.HasPrefix(s[end:], dash) {
+				e := end + len(dash)
+				if f := skipDigits(s, e); f > e && f-e <= 2 && (f == len(s) || !isAlnum(s[f])) {
+					end = f
+				}
+				break
+			}
 		}
 		y := end
 		if y < len(s) && s[y] == ',' {
@@ -249,4 +311,71 @@ func (sc *scanner) monthAfter(j int) int {
 		return end + 5
 	}
 	return k
+}
+
+// fractionWord reads an English fraction whose numerator (a, one, two, …
+// of value num) spans [from, j), when a space or a hyphen and a
+// denominator word follow: "a third of", "one-third", "two thirds",
+// "three quarters". It returns the end, or j when there is none. "a
+// third" is a fraction only before "of" or at the end of a clause ("a
+// third store" is an ordinal), and "a quarter" only before "of" ("in a
+// quarter" is a period). A hedge before it widens the tolerance.
+func (sc *scanner) fractionWord(from, num, j int) int {
+	s := sc.s
+	if j+1 >= len(s) || (s[j] != ' ' && s[j] != '-') || !isAlpha(s[j+1]) {
+		return j
+	}
+	k := j + 1
+	e := k
+	for e < len(s) && isAlpha(s[e]) {
+		e++
+	}
+	info := lookupWord(s[k:e])
+	if info.kind != wkFrac || num >= info.val || (e < len(s) && (s[e] == '-' || isDigit(s[e]))) {
+		return j
+	}
+	plural := s[e-1] == 's'
+	if plural != (num > 1) && info.val != 2 {
+		return j
+	}
+	if num == 1 && info.val > 2 {
+		of := strings.HasPrefix(s[e:], " of") && (e+3 == len(s) || !isAlpha(s[e+3]))
+		end := e == len(s) || strings.IndexByte(".,;:)!?\n", s[e]) >= 0
+		if !of && (info.val == 4 || !end) {
+			return j
+		}
+	}
+	q := qty{fraction: true, frac: float64(num) / float64(info.val), per: 100}
+	if w := wordBefore(s, from); w < from && isHedge(s[w:from-1]) {
+		q.hedged, from = true, w
+	}
+	sc.emit(from, e, &q)
+	return e
+}
+
+// halfWord reads "half" standing alone at [i, j): a fraction after a
+// hedge ("nearly half") or before "of"/"the" ("half of the stores",
+// "half the stores"), but not in "the first half of 2026".
+func (sc *scanner) halfWord(i, j int, info wordInfo) int {
+	s := sc.s
+	if info.val != 2 || (i > 0 && (s[i-1] == '-' || isAlnum(s[i-1]))) || (j < len(s) && (s[j] == '-' || isAlnum(s[j]))) {
+		return j
+	}
+	q := qty{fraction: true, frac: 0.5, per: 100}
+	from := i
+	if w := wordBefore(s, i); w < i {
+		prev := strings.ToLower(s[w : i-1])
+		switch {
+		case isHedge(prev):
+			q.hedged, from = true, w
+		case prev == "first" || prev == "second" || prev == "the" || prev == "this" || prev == "that" ||
+			prev == "last" || prev == "next" || prev == "other" || prev == "each" || prev == "per" || prev == "a" || prev == "one":
+			return j
+		}
+	}
+	if !q.hedged && !strings.HasPrefix(s[j:], " of ") && !strings.HasPrefix(s[j:], " the ") {
+		return j
+	}
+	sc.emit(from, j, &q)
+	return j
 }

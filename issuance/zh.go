@@ -217,7 +217,26 @@ func parseZh(s string, i int) zhNum {
 // before 分之.
 func isZhNumeralStart(r rune) bool {
 	return zhDigit(r) >= 0 || r == '十' || r == '第' || r == '几' || r == '数' || r == '上' ||
-		r == '百' || r == '千' || r == '万'
+		r == '百' || r == '千' || r == '万' || r == '半'
+}
+
+// zhHedgeBefore reports whether a Chinese hedge ends right before offset
+// i — 约, 近 (and so 大约, 将近, 接近), 约为, 约占, 约合, 近乎 — and where
+// the number's text then begins.
+func (sc *scanner) zhHedgeBefore(i int) (int, bool) {
+	switch sc.prevRune(i) {
+	case '约', '近':
+		return i - len("约"), true
+	case '为', '占', '合':
+		if sc.prevRune(i-len("为")) == '约' {
+			return i - len("约为"), true
+		}
+	case '乎':
+		if sc.prevRune(i-len("乎")) == '近' {
+			return i - len("近乎"), true
+		}
+	}
+	return i, false
 }
 
 // zh reads a Chinese numeral (or a vague count, an ordinal, 百分之…)
@@ -257,11 +276,20 @@ func (sc *scanner) zh(i int, r rune, size int) int {
 			return k
 		}
 		return j
+	case '半':
+		// 近半, 约半: a hedged half; 一半 is read from its 一.
+		if k, ok := sc.zhHedgeBefore(i); ok {
+			q := qty{fraction: true, frac: 0.5, hedged: true, per: 100}
+			sc.emit(k, j, &q)
+		}
+		return j
 	case '百', '千', '万':
 		if strings.HasPrefix(s[j:], "分之") {
 			x := qty{mant: pow10(zhUnit(r))}
+			from, hedged := sc.zhHedgeBefore(i)
+			x.hedged = hedged
 			if y, end := sc.fractionOf(j, &x); end > j {
-				sc.emit(i, end, y)
+				sc.emit(from, end, y)
 				return end
 			}
 		}
@@ -273,6 +301,10 @@ func (sc *scanner) zh(i int, r rune, size int) int {
 	}
 	end := z.end
 	prev := sc.prevRune(i)
+	if zhFestival(s, end, z.mant, z.seq) {
+		sc.ignore(i, end, IgnoredDate) // 十一假期, 五一期间
+		return end
+	}
 	if z.seq {
 		if z.nseq == 4 && strings.HasPrefix(s[end:], "年") {
 			k := sc.zhDateTail(end + len("年"))
@@ -294,8 +326,12 @@ func (sc *scanner) zh(i int, r rune, size int) int {
 			return end
 		}
 		if z.mant == 1 && strings.HasPrefix(s[end:], "半") {
-			q := qty{fraction: true, frac: 0.5}
-			sc.emit(i, end+len("半"), &q)
+			q := qty{fraction: true, frac: 0.5, per: 100}
+			from := i
+			if k, ok := sc.zhHedgeBefore(i); ok {
+				q.hedged, from = true, k
+			}
+			sc.emit(from, end+len("半"), &q)
 			return end + len("半")
 		}
 	}
@@ -318,13 +354,12 @@ func (sc *scanner) zh(i int, r rune, size int) int {
 		return k
 	}
 	start := i
-	switch prev {
-	case '逾':
+	if prev == '逾' {
 		q.intervalForm = true
 		start = i - len("逾")
-	case '约', '近':
+	} else if k, ok := sc.zhHedgeBefore(i); ok {
 		q.hedged = true
-		start = i - len("约")
+		start = k
 	}
 	if frac, fend := sc.fractionOf(end, &q); fend > end {
 		sc.emit(start, fend, frac)
