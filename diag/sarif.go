@@ -16,8 +16,21 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool       sarifTool        `json:"tool"`
+	Artifacts  []sarifArtifactE `json:"artifacts,omitempty"`
+	Results    []sarifResult    `json:"results"`
+	Properties *sarifRunProps   `json:"properties,omitempty"`
+}
+
+// sarifArtifactE is an entry of run.artifacts: a file the lint checked.
+type sarifArtifactE struct {
+	Location sarifArtifact `json:"location"`
+	Roles    []string      `json:"roles"`
+}
+
+// sarifRunProps is the run's property bag: what the lint checked.
+type sarifRunProps struct {
+	Checked map[string]int `json:"checked"`
 }
 
 type sarifTool struct {
@@ -86,6 +99,12 @@ func sarifLevel(s Severity) string {
 // one rule per diagnostic code, results with 1-based regions and
 // repository-relative URIs.
 func WriteSARIF(w io.Writer, l List, toolVersion string) error {
+	return writeSARIF(w, l, toolVersion, nil)
+}
+
+// writeSARIF lists the checked files as run artifacts, with their counts
+// in the run's properties, when c is set.
+func writeSARIF(w io.Writer, l List, toolVersion string, c *Checked) error {
 	ruleIndex := map[string]int{}
 	var codes []string
 	firstSev := map[string]Severity{}
@@ -135,6 +154,19 @@ func WriteSARIF(w io.Writer, l List, toolVersion string) error {
 			}},
 			Results: results,
 		}},
+	}
+	if c != nil {
+		run := &log.Runs[0]
+		run.Properties = &sarifRunProps{Checked: c.Counts()}
+		for _, f := range c.Files {
+			if strings.HasPrefix(f.Path, "<") { // <stdin> is no URI
+				continue
+			}
+			run.Artifacts = append(run.Artifacts, sarifArtifactE{
+				Location: sarifArtifact{URI: filepath.ToSlash(f.Path)},
+				Roles:    []string{"analysisTarget"},
+			})
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
