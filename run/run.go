@@ -62,8 +62,12 @@ type Options struct {
 	Plan     *plan.Plan
 	PlanHash hashid.ID
 	// Source is the flow or plan file the run comes from; its directory
-	// resolves script:FILE and the flow's data sources.
-	Source   string
+	// resolves script:FILE and the flow's data sources unless BaseDir is
+	// set.
+	Source string
+	// BaseDir is the flow's directory when it is not Source's: a plan file
+	// written away from its flow records it (plan.FlowDirKey).
+	BaseDir  string
 	Kind     string // exploratory | formal
 	Inputs   map[string]any
 	Provider string // mock (default), script:FILE, openai, anthropic
@@ -189,6 +193,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, &UsageError{err}
 	}
 	baseDir := baseDirOf(o.Source)
+	if o.BaseDir != "" {
+		baseDir = absDir(o.BaseDir)
+	}
 	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
 	if err != nil {
 		return nil, &UsageError{err}

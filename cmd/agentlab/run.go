@@ -120,10 +120,11 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	if f.parallel < 0 {
 		return exitf(exitUsage, "--parallel must be at least 1")
 	}
-	p, hash, isPlan, err := loadPlan(cmd, path)
+	lp, err := loadPlan(cmd, path)
 	if err != nil {
 		return err
 	}
+	p, hash, isPlan := lp.plan, lp.hash, lp.isPlan
 	kind := run.KindExploratory
 	if f.formal {
 		if !isPlan {
@@ -155,7 +156,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 		origin = "ci"
 	}
 	if len(provider.EnvVars(f.provider)) > 0 { // a remote provider reads the config files
-		if w := provider.ConfigWarnings(filepath.Dir(path)); len(w) > 0 {
+		if w := provider.ConfigWarnings(lp.flowDir); len(w) > 0 {
 			_ = diag.WriteText(cmd.ErrOrStderr(), w.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
 		}
 	}
@@ -163,7 +164,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	defer stop()
 	prog := newProgress(global.quiet)
 	out, err := run.Start(ctx, run.Options{
-		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, Kind: kind,
+		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, BaseDir: lp.flowDir, Kind: kind,
 		Inputs: inputs, Provider: f.provider, Model: f.model, Seed: f.seed, Actor: actor,
 		Origin: origin, Parallel: f.parallel, OutDir: f.out, Epoch: epoch, Observe: prog.observe,
 		Interaction: interaction(f.yes, f.inline, prog), Warn: printWarnings(cmd),
@@ -181,32 +182,43 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	return report(cmd.OutOrStdout(), f.format, p.Tier, out)
 }
 
+// loadedPlan is a plan ready to run and where it came from.
+type loadedPlan struct {
+	plan *plan.Plan
+	hash hashid.ID
+	// isPlan is true for a compiled plan file, false for a flow.
+	isPlan bool
+	// flowDir is the flow's directory: where the plan file says it is
+	// (plan.FlowDirKey), else the directory of the file.
+	flowDir string
+}
+
 // loadPlan reads a compiled plan (.json, or a file starting with '{') or
 // compiles a flow on the fly, printing its diagnostics.
-func loadPlan(cmd *cobra.Command, path string) (*plan.Plan, hashid.ID, bool, error) {
+func loadPlan(cmd *cobra.Command, path string) (loadedPlan, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, hashid.ID{}, false, exitf(exitUsage, "cannot read %s: %v", path, err)
+		return loadedPlan{}, exitf(exitUsage, "cannot read %s: %v", path, err)
 	}
 	if strings.HasSuffix(path, ".json") || bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
-		p, h, err := plan.Decode(b)
+		p, h, dir, err := plan.ReadFile(path)
 		if err != nil {
-			return nil, hashid.ID{}, false, exitf(exitUsage, "%s: %v", path, err)
+			return loadedPlan{}, exitf(exitUsage, "%s: %v", path, err)
 		}
-		return p, h, true, nil
+		return loadedPlan{plan: p, hash: h, isPlan: true, flowDir: dir}, nil
 	}
 	p, list := compile.CompileFile(path, compile.Options{})
 	if len(list) > 0 {
 		_ = diag.WriteText(cmd.ErrOrStderr(), list.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
 	}
 	if p == nil || list.HasErrors() {
-		return nil, hashid.ID{}, false, exitf(exitUsage, "%s has errors and cannot run; fix them (agentlab lint %s) and try again", path, path)
+		return loadedPlan{}, exitf(exitUsage, "%s has errors and cannot run; fix them (agentlab lint %s) and try again", path, path)
 	}
 	h, err := p.Hash()
 	if err != nil {
-		return nil, hashid.ID{}, false, exitf(exitFailed, "plan hash: %v", err)
+		return loadedPlan{}, exitf(exitFailed, "plan hash: %v", err)
 	}
-	return p, h, false, nil
+	return loadedPlan{plan: p, hash: h, flowDir: filepath.Dir(path)}, nil
 }
 
 func planName(path string) string {
