@@ -4,7 +4,6 @@ package examples
 
 import (
 	"bufio"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,9 +13,6 @@ import (
 	"sort"
 	"strings"
 )
-
-//go:embed all:*
-var files embed.FS
 
 // Example is one embedded example directory.
 type Example struct {

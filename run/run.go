@@ -106,6 +106,9 @@ type Outcome struct {
 	Resumed  bool
 	Finished bool // resume found the run already finished and changed nothing
 	Repaired string
+	// DataDir is the data directory the run is in, as it was given: the
+	// commands printed for the run name it (ResumeCommand).
+	DataDir string
 	// Waiting lists the human nodes a waiting run paused at, each with the
 	// command that decides it.
 	Waiting []runlog.Waiting
@@ -337,7 +340,7 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 	if err != nil {
 		return nil, refused(rl, &UsageError{err})
 	}
-	out := &Outcome{RunID: rl.ID(), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
+	out := &Outcome{RunID: rl.ID(), DataDir: dataDirOf(rl), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
 	rec := rl.Record()
 	rec.Status = res.Status
 	switch res.Status {

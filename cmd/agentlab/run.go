@@ -128,7 +128,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	kind := run.KindExploratory
 	if f.formal {
 		if !isPlan {
-			return exitf(exitUsage, "--formal runs a compiled plan, not a flow file; compile it first: agentlab compile %s -o %s, with tier: published (or governed) in the flow", path, planName(path))
+			return exitf(exitUsage, "--formal runs a compiled plan, not a flow file; with tier: published (or governed) in the flow, compile it first: agentlab compile %s -o %s", shellQuote(path), shellQuote(planName(path)))
 		}
 		if p.Tier != plan.TierPublished && p.Tier != plan.TierGoverned {
 			return exitf(exitUsage, "--formal needs a plan at tier published or governed, and %s is %s; set tier: published in the flow and compile it again: agentlab compile FLOW -o %s", path, p.Tier, path)
@@ -355,7 +355,7 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 		msg = "the run " + o.Status
 	}
 	if o.Status != engine.StatusSucceeded && !o.Finished && !o.Rejected {
-		msg += fmt.Sprintf("\ncontinue it with: agentlab resume %s", o.RunID)
+		msg += "\ncontinue it with: " + run.ResumeCommand(o.DataDir, o.RunID)
 	}
 	return exitf(exitFailed, "%s", msg)
 }
