@@ -47,8 +47,15 @@ type sarifDriver struct {
 type sarifRule struct {
 	ID               string       `json:"id"`
 	ShortDescription sarifMessage `json:"shortDescription"`
-	Help             sarifMessage `json:"help"`
+	FullDescription  sarifMessage `json:"fullDescription"`
+	Help             sarifHelp    `json:"help"`
+	HelpURI          string       `json:"helpUri"`
 	DefaultConfig    sarifConfig  `json:"defaultConfiguration"`
+}
+
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
 }
 
 type sarifConfig struct {
@@ -118,18 +125,22 @@ func writeSARIF(w io.Writer, l List, toolVersion string, c *Checked) error {
 	rules := make([]sarifRule, 0, len(codes))
 	for i, c := range codes {
 		ruleIndex[c] = i
+		rt := ruleFor(c)
 		rules = append(rules, sarifRule{
 			ID:               c,
-			ShortDescription: sarifMessage{Text: c},
-			Help:             sarifMessage{Text: "See docs/diagnostics.md#" + strings.ToLower(c)},
+			ShortDescription: sarifMessage{Text: rt.short},
+			FullDescription:  sarifMessage{Text: rt.full},
+			Help:             sarifHelp{Text: rt.helpText, Markdown: rt.helpMarkdown},
+			HelpURI:          rt.helpURI,
 			DefaultConfig:    sarifConfig{Level: sarifLevel(firstSev[c])},
 		})
 	}
 	results := make([]sarifResult, 0, len(l))
 	for _, d := range l {
-		msg := d.Message
+		// The fix is a sentence of its own after the message's.
+		msg := sentence(d.Message)
 		if d.Fix != "" {
-			msg += " Fix: " + d.Fix
+			msg += " Fix: " + sentence(d.Fix)
 		}
 		line, col := d.annotationPos()
 		results = append(results, sarifResult{
