@@ -115,6 +115,6 @@ Examples:
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the plan to this file (default: stdout)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
-	cmd.Flags().StringVar(&tier, "tier", "", "compile as if at least this tier: published|governed")
+	cmd.Flags().StringVar(&tier, "tier", "", "compile as if at least this tier: exploratory|published|governed (never weaker than the flow declares)")
 	return cmd
 }

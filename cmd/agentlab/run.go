@@ -160,6 +160,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 			_ = diag.WriteText(cmd.ErrOrStderr(), w.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
 		}
 	}
+	warnUnisolated(cmd.ErrOrStderr(), p)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(global.quiet)

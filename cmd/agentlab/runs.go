@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/spf13/cobra"
 
 	"github.com/agentlab/agentlab/chain"
@@ -67,7 +66,7 @@ Examples:
 				}
 				return runsEvents(w, d, id, format)
 			}
-			return exitf(exitUsage, "unknown runs command %q; use list, show or events", sub)
+			return unknownSubcommand("agentlab runs", sub, []string{"list", "show", "events"})
 		},
 	}
 	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
@@ -103,7 +102,7 @@ func runsList(w io.Writer, dir, format string) error {
 		fmt.Fprintf(w, "no runs in %s\n", dir)
 		return nil
 	}
-	t := tablewriter.NewWriter(w)
+	t := newTable(w)
 	t.Header("run", "status", "kind", "flow", "created", "seal")
 	for _, r := range rows {
 		t.Append(r.ID, r.Status, r.Kind, r.Flow, r.Created, short(r.Seal))
@@ -189,7 +188,7 @@ func runsShow(w io.Writer, dir, id, format string) error {
 		}
 	}
 	if len(nodes) > 0 {
-		t := tablewriter.NewWriter(w)
+		t := newTable(w)
 		t.Header("node", "status", "detail")
 		for _, n := range nodes {
 			t.Append(n.Node, n.Status, n.Detail)
