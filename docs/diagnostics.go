@@ -2,6 +2,8 @@
 // diagnostics.md, so that the SARIF output of lint carries each code's
 // description, fix and link exactly as the page states them: code
 // scanning shows what the documentation says, never a second wording.
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package docs
 
 import (

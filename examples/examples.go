@@ -1,5 +1,7 @@
 // Package examples embeds the runnable example flows, with their data, so
 // that `agentlab examples init NAME` works from the binary alone.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package examples
 
 import (

@@ -2,6 +2,8 @@
 // run/engine) to the run directory (run/runlog), the artifact store, the
 // model providers and the clock, and writes the run-level events and the
 // seal. The CLI commands run, resume and runs call into it.
+//
+// Where it fits: docs/architecture.md#running.
 package run
 
 import (

@@ -1,5 +1,7 @@
 // Command agentlab compiles, runs, seals and verifies LLM/agent workflows.
 // This package only wires cobra commands to the packages that do the work.
+//
+// Where it fits: docs/architecture.md#command-line.
 package main
 
 import (
