@@ -93,6 +93,7 @@ Examples:
 	root.InitDefaultCompletionCmd()
 	addCompletionExamples(root)
 	refuseUnknownSubcommands(root)
+	addCompletions(root)
 	return root
 }
 

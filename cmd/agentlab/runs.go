@@ -35,42 +35,74 @@ Examples:
   agentlab runs
   agentlab runs show
   agentlab runs events 2026 --format json`,
-		Args: cobra.MaximumNArgs(2),
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownSubcommand("agentlab runs", args[0], []string{"list", "show", "events"})
+			}
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			return runsList(cmd.OutOrStdout(), dataDir(dir), format)
+		},
+	}
+	cmd.PersistentFlags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	cmd.PersistentFlags().StringVar(&format, "format", "text", "output format: text|json")
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List every run, newest first",
+		Long: `List every run in the data directory, newest first: id, status, kind, tier,
+plan and when it started.
+
+Examples:
+  agentlab runs list
+  agentlab runs list --format json`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			d := dataDir(dir)
-			sub := "list"
-			if len(args) > 0 {
-				sub = args[0]
-			}
-			w := cmd.OutOrStdout()
-			switch sub {
-			case "list":
-				if len(args) > 1 {
-					return exitf(exitUsage, "runs list takes no run")
+			return runsList(cmd.OutOrStdout(), dataDir(dir), format)
+		},
+	}
+	one := func(use, short, long string, print func(w io.Writer, d, id, format string) error) *cobra.Command {
+		return &cobra.Command{
+			Use:   use + " [RUN]",
+			Short: short,
+			Long:  long,
+			Args:  cobra.MaximumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if err := checkFormat(format, "text", "json"); err != nil {
+					return err
 				}
-				return runsList(w, d, format)
-			case "show", "events":
+				d := dataDir(dir)
 				arg := ""
-				if len(args) > 1 {
-					arg = args[1]
+				if len(args) > 0 {
+					arg = args[0]
 				}
 				id, err := pickRun(d, arg) // the latest run when none is named
 				if err != nil {
 					return err
 				}
-				if sub == "show" {
-					return runsShow(w, d, id, format)
-				}
-				return runsEvents(w, d, id, format)
-			}
-			return unknownSubcommand("agentlab runs", sub, []string{"list", "show", "events"})
-		},
+				return print(cmd.OutOrStdout(), d, id, format)
+			},
+		}
 	}
-	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
+	show := one("show", "Show one run's record and node states", `Show one run's record: status, kind, tier, plan, seal, outputs, what it waits
+for (with the command that decides it) and the state of every node. RUN
+defaults to the latest run and may be a unique prefix of a run id.
+
+Examples:
+  agentlab runs show
+  agentlab runs show 2026 --format json`, runsShow)
+	events := one("events", "Print a run's event log, one line per event", `Print a run's event log, one line per event; with --format json the events
+exactly as stored. RUN defaults to the latest run and may be a unique prefix of
+a run id.
+
+Examples:
+  agentlab runs events
+  agentlab runs events 2026 --format json`, runsEvents)
+	cmd.AddCommand(list, show, events)
 	return cmd
 }
 
