@@ -21,6 +21,9 @@ var noFormat = map[string]string{
 	"agentlab completion zsh":        "prints a shell script",
 	"agentlab presets":               "only says that a subcommand is needed",
 	"agentlab ptc":                   "only says that a subcommand is needed",
+	"agentlab completion":            "shows its help, or refuses an unknown subcommand",
+	"agentlab examples":              "shows its help, or refuses an unknown subcommand",
+	"agentlab keys":                  "shows its help, or refuses an unknown subcommand",
 }
 
 // TestCommandConventions checks the command-line contract (DESIGN §2) on
