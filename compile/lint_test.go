@@ -123,3 +123,26 @@ func TestLintGlobAndStdin(t *testing.T) {
 		t.Errorf("stdin diagnostics: %s", dump(res.Diagnostics))
 	}
 }
+
+// FuzzLintClassify feeds arbitrary file heads to the classification a
+// directory walk uses: it never panics, a head with a top-level
+// `agentlab:` key is always a flow, and one that looksLikeFlow is linted
+// (Lint over "-" never fails on content, only reports).
+func FuzzLintClassify(f *testing.F) {
+	for _, s := range []string{"agentlab: 1\n", "agentlb: 1\nnodes: []\n", "title: x\n", "\xef\xbb\xbfagentlab: 1", "'agentlab' : 1", "- a\n- b\n", ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		k := KindOf("x.yml", head)
+		if hasTopLevelKey(head, "agentlab") && k != KindFlow {
+			t.Fatalf("a head with agentlab: is %v", k)
+		}
+		_ = looksLikeFlow(head)
+		if len(head) < 4096 {
+			res, err := Lint([]string{"-"}, Options{}, strings.NewReader(string(head)))
+			if err != nil || len(res.Checked) != 1 {
+				t.Fatalf("lint -: %v %v", err, res.Checked)
+			}
+		}
+	})
+}
