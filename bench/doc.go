@@ -8,4 +8,6 @@
 // measure the same bytes, and nothing large is ever committed to the
 // repository. The driver is bench/cmd/agentlab-bench; bench/run.sh builds
 // and runs it.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package bench

@@ -2,6 +2,8 @@
 // bytes, no insignificant whitespace, no HTML escaping, numbers in one
 // normal form. Plans, events and seals are hashed over these bytes, so the
 // Go writer and the JavaScript verifier must produce exactly the same text.
+//
+// Where it fits: docs/architecture.md#leaf-formats.
 package canon
 
 import (

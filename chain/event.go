@@ -5,6 +5,8 @@
 // under run/, so that an independent verifier stays small and auditable.
 // docs/formats.md describes the same rules for implementations in other
 // languages (the bundle's inline script re-implements them in JavaScript).
+//
+// Where it fits: docs/architecture.md#leaf-formats.
 package chain
 
 import (

@@ -2,9 +2,9 @@ package compile
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/plan"
@@ -19,57 +19,12 @@ type Options struct {
 }
 
 // LintPaths lints every named file and every flow, card and patch file
-// under every named directory. Directories named .git, .agentlab,
-// node_modules and testdata are skipped while walking (a path named
-// explicitly is always linted). The error is non-nil only when a path
-// cannot be read; findings are diagnostics.
+// under every named directory (see Lint, which also lists what it
+// checked). The error is non-nil only when a path cannot be read;
+// findings are diagnostics.
 func LintPaths(paths []string, opts Options) (diag.List, error) {
-	var all diag.List
-	s := newSession(opts)
-	for _, p := range paths {
-		st, err := os.Stat(p)
-		if err != nil {
-			return all.Sorted(), fmt.Errorf("cannot read %s: %w", p, unwrapPathErr(err))
-		}
-		if !st.IsDir() {
-			if err := readable(p); err != nil {
-				return all.Sorted(), err
-			}
-			if k := KindOf(p, peek(p)); k != KindSuite {
-				all = append(all, s.lintFile(p, k)...)
-			}
-			continue
-		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return fmt.Errorf("cannot read %s: %w", path, unwrapPathErr(err))
-			}
-			if d.IsDir() {
-				if path != p && skipDir(d.Name()) {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			k := KindOf(path, nil)
-			if k == KindUnknown && isYAML(path) {
-				k = KindOf(path, peek(path))
-			}
-			if k != KindUnknown && k != KindSuite {
-				if err := readable(path); err != nil {
-					return err
-				}
-				all = append(all, s.lintFile(path, k)...)
-			}
-			return nil
-		})
-		if err != nil {
-			return all.Sorted(), err
-		}
-	}
-	return all.Sorted(), nil
+	res, err := Lint(paths, opts, nil)
+	return res.Diagnostics, err
 }
 
 // readable reports why a file cannot be opened, if it cannot.
@@ -81,9 +36,13 @@ func readable(path string) error {
 	return fh.Close()
 }
 
+// skipDir reports whether a walk passes over a directory: hidden ones
+// (.git, .agentlab, .github…), node_modules and testdata.
 func skipDir(name string) bool {
-	switch name {
-	case ".git", ".agentlab", "node_modules", "testdata":
+	switch {
+	case strings.HasPrefix(name, ".") && name != "." && name != "..":
+		return true
+	case name == "node_modules", name == "testdata":
 		return true
 	}
 	return false

@@ -46,7 +46,7 @@ func TestLintPathsWalk(t *testing.T) {
 	write("agentlab.toml", "")
 	write("flows/a.flow.yml", bad)
 	write("flows/plain.yml", bad)              // a flow by its agentlab: key
-	write("flows/ci.yml", "on: push\n")        // not a flow: ignored
+	write("flows/ci.yml", "on: push\n")        // not a flow: a warning naming it
 	write("testdata/b.flow.yml", bad)          // skipped while walking
 	write("node_modules/c.flow.yml", bad)      // skipped
 	write(".agentlab/d.flow.yml", bad)         // skipped
@@ -60,12 +60,12 @@ func TestLintPathsWalk(t *testing.T) {
 		rel, _ := filepath.Rel(dir, d.File)
 		files[rel]++
 	}
-	for _, want := range []string{"flows/a.flow.yml", "flows/plain.yml", "cards/bad.card.yml"} {
+	for _, want := range []string{"flows/a.flow.yml", "flows/plain.yml", "cards/bad.card.yml", "flows/ci.yml"} {
 		if files[want] == 0 {
 			t.Errorf("%s was not linted: %v", want, files)
 		}
 	}
-	if len(files) != 3 {
+	if len(files) != 4 || files["flows/ci.yml"] != 1 {
 		t.Errorf("linted files = %v", files)
 	}
 	// A testdata file named explicitly is linted.

@@ -16,4 +16,6 @@
 // Expressions and templates are parsed by compile/expr and compile/tmpl;
 // this package maps their byte offsets back to a line and column inside
 // the YAML scalar they came from.
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package compile

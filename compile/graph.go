@@ -90,7 +90,7 @@ func (f *flow) edgeEnd(gi int, e edgeInfo, id string, p diag.Pos) (*nodeInfo, bo
 	}
 	if !ok {
 		f.l.Errorf(f.src.file, p, "E-GRAPH-UNKNOWN-NODE", "use the id of a node in this graph",
-			"edge refers to unknown node %q%s", id, suffix(didYouMean(id, f.graphIDs(gi))))
+			"edge refers to unknown node %q%s", id, suffix(didYouMeanNode(id, f.graphIDs(gi))))
 		return nil, false
 	}
 	n := f.nodes[idx]

@@ -28,7 +28,7 @@ func (f *flow) checkRefs() {
 				ids = append(ids, k)
 			}
 			f.l.Errorf(f.src.file, r.v.Pos(), "E-GRAPH-UNKNOWN-NODE", "use the id of a node that runs before \""+owner.id+"\"",
-				"%q names unknown node %q%s", r.field, id, suffix(didYouMean(id, ids)))
+				"%q names unknown node %q%s", r.field, id, suffix(didYouMeanNode(id, ids)))
 			continue
 		}
 		target := f.nodes[idx]

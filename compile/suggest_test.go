@@ -24,3 +24,24 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// TestDidYouMeanNode plays an author who mistypes a short node id: "ot"
+// for "out" is suggested, an id two edits away or with two near ids is not.
+func TestDidYouMeanNode(t *testing.T) {
+	cases := []struct {
+		id   string
+		ids  []string
+		want string
+	}{
+		{"ot", []string{"answer", "out"}, `did you mean "out"? `},
+		{"ou", []string{"answer", "out"}, `did you mean "out"? `},
+		{"x", []string{"answer", "out"}, ""},
+		{"ot", []string{"out", "of"}, ""},
+		{"anwser", []string{"answer", "out"}, `did you mean "answer"? `},
+	}
+	for _, c := range cases {
+		if got := didYouMeanNode(c.id, c.ids); got != c.want {
+			t.Errorf("didYouMeanNode(%q, %v) = %q, want %q", c.id, c.ids, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 // Package diag defines the one diagnostic type every check in agentlab
 // reports, so that every output format (text, JSON, SARIF, GitHub
 // annotations) is produced from the same data.
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package diag
 
 import (

@@ -23,9 +23,9 @@ func Write(w io.Writer, format string, l List, opt TextOptions) error {
 	case "text":
 		return WriteText(w, l, opt)
 	case "json":
-		return WriteJSON(w, l)
+		return writeJSON(w, l, opt.Checked)
 	case "sarif":
-		return WriteSARIF(w, l, opt.ToolVersion)
+		return writeSARIF(w, l, opt.ToolVersion, opt.Checked)
 	case "github":
 		return WriteGitHub(w, l)
 	}
@@ -40,6 +40,8 @@ type TextOptions struct {
 	ReadFile func(string) ([]byte, error)
 	// ToolVersion goes into SARIF's tool.driver.version.
 	ToolVersion string
+	// Checked, when set, is what a lint looked at: every format reports it.
+	Checked *Checked
 }
 
 const (
@@ -112,7 +114,10 @@ func WriteText(w io.Writer, l List, opt TextOptions) error {
 		}
 	}
 	e, wn := l.Counts()
-	if len(l) > 0 {
+	switch {
+	case opt.Checked != nil:
+		fmt.Fprintln(bw, opt.Checked.summary(e, wn))
+	case len(l) > 0:
 		fmt.Fprintf(bw, "%d error(s), %d warning(s)\n", e, wn)
 	}
 	return bw.Flush()
@@ -120,21 +125,29 @@ func WriteText(w io.Writer, l List, opt TextOptions) error {
 
 // jsonReport is the stable JSON shape of docs/cli.md.
 type jsonReport struct {
-	Diagnostics []Diagnostic `json:"diagnostics"`
-	Errors      int          `json:"errors"`
-	Warnings    int          `json:"warnings"`
+	Diagnostics []Diagnostic   `json:"diagnostics"`
+	Errors      int            `json:"errors"`
+	Warnings    int            `json:"warnings"`
+	Checked     map[string]int `json:"checked,omitempty"`
 }
 
 // WriteJSON prints {"diagnostics":[…],"errors":N,"warnings":N}.
-func WriteJSON(w io.Writer, l List) error {
+func WriteJSON(w io.Writer, l List) error { return writeJSON(w, l, nil) }
+
+// writeJSON adds "checked": {"files":N,"flows":N,…} when c is set.
+func writeJSON(w io.Writer, l List, c *Checked) error {
 	e, wn := l.Counts()
+	var counts map[string]int
+	if c != nil {
+		counts = c.Counts()
+	}
 	if l == nil {
 		l = List{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(jsonReport{Diagnostics: l, Errors: e, Warnings: wn})
+	return enc.Encode(jsonReport{Diagnostics: l, Errors: e, Warnings: wn, Checked: counts})
 }
 
 // WriteGitHub prints GitHub Actions workflow commands, one annotation per

@@ -98,9 +98,13 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, l := range map[string]List{"sample": sample(), "empty": nil} {
+	for name, l := range map[string]List{"sample": sample(), "empty": nil, "checked": sample()} {
+		var c *Checked
+		if name == "checked" {
+			c = sampleChecked()
+		}
 		var buf bytes.Buffer
-		if err := WriteSARIF(&buf, l.Sorted(), "test"); err != nil {
+		if err := writeSARIF(&buf, l.Sorted(), "test", c); err != nil {
 			t.Fatal(err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))

@@ -16,8 +16,21 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool       sarifTool        `json:"tool"`
+	Artifacts  []sarifArtifactE `json:"artifacts,omitempty"`
+	Results    []sarifResult    `json:"results"`
+	Properties *sarifRunProps   `json:"properties,omitempty"`
+}
+
+// sarifArtifactE is an entry of run.artifacts: a file the lint checked.
+type sarifArtifactE struct {
+	Location sarifArtifact `json:"location"`
+	Roles    []string      `json:"roles"`
+}
+
+// sarifRunProps is the run's property bag: what the lint checked.
+type sarifRunProps struct {
+	Checked map[string]int `json:"checked"`
 }
 
 type sarifTool struct {
@@ -34,8 +47,15 @@ type sarifDriver struct {
 type sarifRule struct {
 	ID               string       `json:"id"`
 	ShortDescription sarifMessage `json:"shortDescription"`
-	Help             sarifMessage `json:"help"`
+	FullDescription  sarifMessage `json:"fullDescription"`
+	Help             sarifHelp    `json:"help"`
+	HelpURI          string       `json:"helpUri"`
 	DefaultConfig    sarifConfig  `json:"defaultConfiguration"`
+}
+
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown"`
 }
 
 type sarifConfig struct {
@@ -86,6 +106,12 @@ func sarifLevel(s Severity) string {
 // one rule per diagnostic code, results with 1-based regions and
 // repository-relative URIs.
 func WriteSARIF(w io.Writer, l List, toolVersion string) error {
+	return writeSARIF(w, l, toolVersion, nil)
+}
+
+// writeSARIF lists the checked files as run artifacts, with their counts
+// in the run's properties, when c is set.
+func writeSARIF(w io.Writer, l List, toolVersion string, c *Checked) error {
 	ruleIndex := map[string]int{}
 	var codes []string
 	firstSev := map[string]Severity{}
@@ -99,18 +125,22 @@ func WriteSARIF(w io.Writer, l List, toolVersion string) error {
 	rules := make([]sarifRule, 0, len(codes))
 	for i, c := range codes {
 		ruleIndex[c] = i
+		rt := ruleFor(c)
 		rules = append(rules, sarifRule{
 			ID:               c,
-			ShortDescription: sarifMessage{Text: c},
-			Help:             sarifMessage{Text: "See docs/diagnostics.md#" + strings.ToLower(c)},
+			ShortDescription: sarifMessage{Text: rt.short},
+			FullDescription:  sarifMessage{Text: rt.full},
+			Help:             sarifHelp{Text: rt.helpText, Markdown: rt.helpMarkdown},
+			HelpURI:          rt.helpURI,
 			DefaultConfig:    sarifConfig{Level: sarifLevel(firstSev[c])},
 		})
 	}
 	results := make([]sarifResult, 0, len(l))
 	for _, d := range l {
-		msg := d.Message
+		// The fix is a sentence of its own after the message's.
+		msg := sentence(d.Message)
 		if d.Fix != "" {
-			msg += " Fix: " + d.Fix
+			msg += " Fix: " + sentence(d.Fix)
 		}
 		line, col := d.annotationPos()
 		results = append(results, sarifResult{
@@ -135,6 +165,19 @@ func WriteSARIF(w io.Writer, l List, toolVersion string) error {
 			}},
 			Results: results,
 		}},
+	}
+	if c != nil {
+		run := &log.Runs[0]
+		run.Properties = &sarifRunProps{Checked: c.Counts()}
+		for _, f := range c.Files {
+			if strings.HasPrefix(f.Path, "<") { // <stdin> is no URI
+				continue
+			}
+			run.Artifacts = append(run.Artifacts, sarifArtifactE{
+				Location: sarifArtifact{URI: filepath.ToSlash(f.Path)},
+				Roles:    []string{"analysisTarget"},
+			})
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -13,4 +13,6 @@
 // against the store and an interrupted evaluation resumed without redoing
 // finished cases. Running a case is behind the Runner interface; FlowRunner
 // runs the real flow through the run facade.
+//
+// Where it fits: docs/architecture.md#evaluation.
 package eval

@@ -4,6 +4,8 @@
 // writes them, report rendering reads them, and the verifier re-checks
 // them, so this package depends on nothing but the shared leaf packages
 // and never on run/.
+//
+// Where it fits: docs/architecture.md#evidence-and-issuance.
 package evidence
 
 import (

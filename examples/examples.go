@@ -1,10 +1,11 @@
 // Package examples embeds the runnable example flows, with their data, so
 // that `agentlab examples init NAME` works from the binary alone.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package examples
 
 import (
 	"bufio"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,9 +15,6 @@ import (
 	"sort"
 	"strings"
 )
-
-//go:embed all:*
-var files embed.FS
 
 // Example is one embedded example directory.
 type Example struct {

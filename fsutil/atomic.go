@@ -1,6 +1,8 @@
 // Package fsutil holds the one way agentlab writes a file that must never
 // be seen half-written: temp file in the same directory, write, fsync,
 // rename over the target, fsync the directory.
+//
+// Where it fits: docs/architecture.md#leaf-formats.
 package fsutil
 
 import (

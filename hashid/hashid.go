@@ -1,6 +1,8 @@
 // Package hashid is the BLAKE3 content identifier used for plans, artifacts,
 // events and seals. IDs are values, never loose strings; their text form is
 // "b3:" followed by 64 lowercase hex digits.
+//
+// Where it fits: docs/architecture.md#leaf-formats.
 package hashid
 
 import (

@@ -16,4 +16,6 @@
 // decoded, so text[Start:End] is the exact source of the number.
 //
 // The reading rules, with examples, are documented in docs/issuance.md.
+//
+// Where it fits: docs/architecture.md#evidence-and-issuance.
 package issuance

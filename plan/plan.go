@@ -2,6 +2,8 @@
 // writes and what `run` executes. Its canonical JSON (package canon) is
 // hashed with BLAKE3 to give the plan hash; positions and comments are not
 // part of it, so reformatting a flow does not change the hash.
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package plan
 
 import (

@@ -6,4 +6,6 @@
 // A preset is an ordered list of rows {id, use, disabled, config}. The
 // compiler resolves the preset a flow names and embeds the resulting rows in
 // the plan, so the plan hash changes whenever preset behaviour does.
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package presets

@@ -34,20 +34,28 @@ type Interaction struct {
 	Yes bool
 }
 
-// ApproveCommand is the command that records an approval of node.
-// A node inside a loop ("loop[2].gate") is quoted, so that a shell does
-// not read the brackets as a pattern. Each required field of the node's
-// form is given as `--field NAME=…`: the placeholder is to be replaced
-// with the value, and approve refuses it left as it is.
-func ApproveCommand(runID, node string, fm form.Form) string {
-	if strings.ContainsAny(node, "[]") {
-		node = "'" + node + "'"
+// ApproveCommand is the command that records an approval of node, ready
+// to run as printed. A node inside a loop ("loop[2].gate") is quoted, so
+// that a shell does not read the brackets as a pattern. It says who
+// decides: `--by` the first assignee when the node has assignees (the
+// others decide with their own name), else `--by …`, a placeholder for the
+// person's name that approve refuses left as it is: a decision on the
+// record names who made it, never whoever $USER happens to be. Each
+// required field of the node's form is given as `--field NAME=…`, a
+// placeholder refused the same way.
+//
+// dataDir is named with --data-dir unless it is the one agentlab finds by
+// itself.
+func ApproveCommand(dataDir, runID, node string, assignees []string, fm form.Form) string {
+	by := form.Placeholder
+	if len(assignees) > 0 {
+		by = shellWord(assignees[0])
 	}
-	cmd := fmt.Sprintf("agentlab approve %s %s --decision approve", runID, node)
+	cmd := fmt.Sprintf("agentlab approve %s %s --decision approve --by %s", runID, shellWord(node), by)
 	for _, f := range fm.Required() {
 		cmd += " --field " + f.Name + "=" + form.Placeholder
 	}
-	return cmd
+	return cmd + dataDirArg(dataDir)
 }
 
 // pause records a run that waits for people: the waiting list in run.json
@@ -55,7 +63,7 @@ func ApproveCommand(runID, node string, fm form.Form) string {
 func pause(rl *runlog.Run, out *Outcome, res *engine.Result) (*Outcome, error) {
 	nodes := make([]string, 0, len(res.Waiting))
 	for _, w := range res.Waiting {
-		out.Waiting = append(out.Waiting, runlog.Waiting{Node: w.Node, Command: ApproveCommand(rl.ID(), w.Node, w.Form), Form: w.Form})
+		out.Waiting = append(out.Waiting, runlog.Waiting{Node: w.Node, Command: ApproveCommand(dataDirOf(rl), rl.ID(), w.Node, w.Assignees, w.Form), Form: w.Form})
 		nodes = append(nodes, w.Node)
 	}
 	if _, err := rl.Append(EvRunWaiting, "", map[string]any{"nodes": nodes}); err != nil {
@@ -146,6 +154,13 @@ func Approve(o ApproveOptions) (*ApproveResult, error) {
 	if by == "" {
 		return nil, usage("--by is empty and $USER is not set; say who decides with --by NAME")
 	}
+	if by == form.Placeholder {
+		who := "NAME"
+		if len(wd.Assignees) > 0 {
+			who = strings.Join(wd.Assignees, " or ")
+		}
+		return nil, usage("--by still holds the placeholder %s; replace it with the name of the person who decides: --by %s", form.Placeholder, who)
+	}
 	if len(wd.Assignees) > 0 && !contains(wd.Assignees, by) {
 		return nil, usage("%q is not an assignee of node %q; its assignees are %s (pass --by NAME)", by, o.Node, strings.Join(wd.Assignees, ", "))
 	}
@@ -178,7 +193,7 @@ func Approve(o ApproveOptions) (*ApproveResult, error) {
 		return nil, err
 	}
 	return &ApproveResult{RunID: o.RunID, Node: o.Node, Approved: d.Approved, Verdict: tally.Verdict,
-		Approvals: tally.Approvals, Rejections: tally.Rejections, Resume: "agentlab resume " + o.RunID, Form: d.Form}, nil
+		Approvals: tally.Approvals, Rejections: tally.Rejections, Resume: ResumeCommand(o.DataDir, o.RunID), Form: d.Form}, nil
 }
 
 // formUsage turns a refused form into the usage error approve prints:

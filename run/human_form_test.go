@@ -45,7 +45,7 @@ func TestApproveForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := "agentlab approve " + out.RunID + " gate --decision approve --field ticket=…"
+		want := "agentlab approve " + out.RunID + " gate --decision approve --by … --field ticket=… --data-dir " + dir
 		if out.Status != runlog.StatusWaiting || out.Waiting[0].Command != want || len(out.Waiting[0].Form) != 3 {
 			t.Fatalf("waiting: %+v", out.Waiting)
 		}

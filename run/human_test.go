@@ -27,7 +27,7 @@ func TestApprovalGateExample(t *testing.T) {
 			t.Fatal(err)
 		}
 		if out.Status != runlog.StatusWaiting || len(out.Waiting) != 1 || out.Waiting[0].Node != "review" ||
-			out.Waiting[0].Command != "agentlab approve "+out.RunID+" review --decision approve" {
+			out.Waiting[0].Command != "agentlab approve "+out.RunID+" review --decision approve --by alice --data-dir "+dir {
 			t.Fatalf("first attempt: %+v", out)
 		}
 		snap, err := runlog.OpenReadOnly(dir, out.RunID)

@@ -116,7 +116,12 @@ func baseDirOf(source string) string {
 	if source == "" {
 		return ""
 	}
-	abs, err := filepath.Abs(filepath.Dir(source))
+	return absDir(filepath.Dir(source))
+}
+
+// absDir makes a directory absolute ("" when it cannot).
+func absDir(dir string) string {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
 	}

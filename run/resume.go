@@ -159,7 +159,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	if o.Parallel > 0 {
 		cp.Parallel = o.Parallel
 	}
-	out := &Outcome{RunID: rl.ID(), Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Resumed: true, Repaired: rl.Repaired()}
+	out := &Outcome{RunID: rl.ID(), DataDir: dataDirOf(rl), Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Resumed: true, Repaired: rl.Repaired()}
 	// Killed after run.finished but before the seal: finish the paperwork.
 	if sealedAt >= 0 {
 		var fin struct {
@@ -206,7 +206,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 
 // finishedOutcome reports a finished run without touching it.
 func finishedOutcome(rec runlog.Record, dataDir string) (*Outcome, error) {
-	out := &Outcome{RunID: rec.ID, Status: rec.Status, Kind: rec.Kind, Plan: rec.Plan, Seal: rec.Seal, Finished: true, Error: rec.Error}
+	out := &Outcome{RunID: rec.ID, DataDir: dataDir, Status: rec.Status, Kind: rec.Kind, Plan: rec.Plan, Seal: rec.Seal, Finished: true, Error: rec.Error}
 	// The report and bundle the finishing attempt wrote, when they are
 	// still where run.json says.
 	if rec.Report != "" && rec.Bundle != "" {

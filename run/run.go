@@ -2,6 +2,8 @@
 // run/engine) to the run directory (run/runlog), the artifact store, the
 // model providers and the clock, and writes the run-level events and the
 // seal. The CLI commands run, resume and runs call into it.
+//
+// Where it fits: docs/architecture.md#running.
 package run
 
 import (
@@ -62,8 +64,12 @@ type Options struct {
 	Plan     *plan.Plan
 	PlanHash hashid.ID
 	// Source is the flow or plan file the run comes from; its directory
-	// resolves script:FILE and the flow's data sources.
-	Source   string
+	// resolves script:FILE and the flow's data sources unless BaseDir is
+	// set.
+	Source string
+	// BaseDir is the flow's directory when it is not Source's: a plan file
+	// written away from its flow records it (plan.FlowDirKey).
+	BaseDir  string
 	Kind     string // exploratory | formal
 	Inputs   map[string]any
 	Provider string // mock (default), script:FILE, openai, anthropic
@@ -108,6 +114,9 @@ type Outcome struct {
 	Resumed  bool
 	Finished bool // resume found the run already finished and changed nothing
 	Repaired string
+	// DataDir is the data directory the run is in, as it was given: the
+	// commands printed for the run name it (ResumeCommand).
+	DataDir string
 	// Waiting lists the human nodes a waiting run paused at, each with the
 	// command that decides it.
 	Waiting []runlog.Waiting
@@ -240,6 +249,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, &UsageError{err}
 	}
 	baseDir := baseDirOf(o.Source)
+	if o.BaseDir != "" {
+		baseDir = absDir(o.BaseDir)
+	}
 	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
 	if err != nil {
 		return nil, &UsageError{err}
@@ -377,7 +389,7 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 	if err != nil {
 		return nil, refused(rl, &UsageError{err})
 	}
-	out := &Outcome{RunID: rl.ID(), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
+	out := &Outcome{RunID: rl.ID(), DataDir: dataDirOf(rl), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
 	rec := rl.Record()
 	rec.Status = res.Status
 	switch res.Status {

@@ -1,5 +1,7 @@
 // Package verify writes and checks bundles offline. It never imports the
 // run engine, so that an independent verifier stays small and auditable.
+//
+// Where it fits: docs/architecture.md#verifying.
 package verify
 
 import _ "embed"

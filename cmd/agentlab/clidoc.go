@@ -16,9 +16,9 @@ func renderCLIDoc(root *cobra.Command) []byte {
 	b.WriteString("# Command-line reference\n\n")
 	b.WriteString("Generated from the commands themselves (`go test ./cmd/agentlab -run TestCLIDoc -update`); do not edit by hand.\n\n")
 	b.WriteString("Global flags: `--no-color` (also `NO_COLOR`), `-q/--quiet`, `-v/--verbose`. Results go to stdout, progress and errors to stderr. " +
-		"Colour is used only on a terminal and never with `NO_COLOR` or `--no-color`. `--quiet` leaves only results and errors; `--verbose` adds detail to the progress of " +
+		"Colour is used only on a terminal and never with `NO_COLOR`, `TERM=dumb` or `--no-color`; tables are drawn with box-drawing characters on a terminal and in ASCII anywhere else. `--quiet` leaves only results and errors; `--verbose` adds detail to the progress of " +
 		"`run`, `resume` and `eval` (each node's type, time, tokens and cost; each case's run and tier; failures in full) and says what `report` and `examples init` wrote. " +
-		"Nothing prompts when stdin is not a terminal, with `--yes` or with `CI=true`. Every command that prints results takes `--format json`; codes are listed in [diagnostics.md](diagnostics.md).\n\n")
+		"Nothing prompts when stdin is not a terminal, with `--yes` or with `CI=true`. Every command that prints results takes `--format json`; with it, stdout is JSON even when the command fails before printing its result: `{\"error\": {\"exit_code\": N, \"message\": \"…\"}}` (the message is on stderr too). An unknown subcommand exits 2 with a did-you-mean. Codes are listed in [diagnostics.md](diagnostics.md).\n\n")
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Hidden || c.Name() == "help" {

@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentlab/agentlab/compile"
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/plan"
 )
 
 func init() { register("compile", newCompileCmd) }
@@ -24,12 +26,19 @@ canonical plan JSON. The plan hash (b3:<64 hex>, BLAKE3 of the canonical bytes)
 is printed as the last line of stdout. Reformatting the YAML, reordering keys
 or editing comments does not change the hash; any change of behaviour does.
 
-Without -o the plan is printed to stdout on one line, followed by the hash.
+-o writes the plan file anywhere (creating its directory): when it is not
+beside the flow, the file also records the flow's directory relative to itself
+("flow_dir", outside the hashed plan), so the plan reads the flow's data
+sources, knowledge folders and agentlab.toml from there wherever it is run.
+
+Without -o the plan is printed to stdout on one line, followed by the hash
+(without "flow_dir": such a plan resolves paths from its own directory).
 Diagnostics go to stderr. Exit codes: 0 compiled, 1 lint errors, 2 usage or
 unreadable input.
 
 Examples:
   agentlab compile flow.yml -o flow.plan.json
+  agentlab compile flows/weekly.yml -o build/weekly.plan.json
   agentlab compile flow.yml --tier governed -o flow.plan.json
   agentlab compile flow.yml --format json -o flow.plan.json`,
 		Args: cobra.ExactArgs(1),
@@ -64,7 +73,16 @@ Examples:
 						fmt.Fprintf(stdout, "%s\n", b)
 					}
 				default:
-					if err := fsutil.WriteFileAtomic(out, append(b, '\n'), 0o644); err != nil {
+					// A plan written away from its flow records where the
+					// flow's directory is, outside the hashed plan.
+					fb, err := plan.MarshalFile(p, plan.FlowDirFor(out, args[0]))
+					if err != nil {
+						return exitf(exitFailed, "canonical plan: %v", err)
+					}
+					if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+						return exitf(exitUsage, "write plan: %v", err)
+					}
+					if err := fsutil.WriteFileAtomic(out, fb, 0o644); err != nil {
 						return exitf(exitUsage, "write plan: %v", err)
 					}
 				}
@@ -97,6 +115,6 @@ Examples:
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the plan to this file (default: stdout)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
-	cmd.Flags().StringVar(&tier, "tier", "", "compile as if at least this tier: published|governed")
+	cmd.Flags().StringVar(&tier, "tier", "", "compile as if at least this tier: exploratory|published|governed (never weaker than the flow declares)")
 	return cmd
 }

@@ -23,6 +23,9 @@ var noFormat = map[string]string{
 	"agentlab export":                "only says that a subcommand is needed",
 	"agentlab export argo":           "prints an Argo Workflow, which is YAML",
 	"agentlab ptc":                   "only says that a subcommand is needed",
+	"agentlab completion":            "shows its help, or refuses an unknown subcommand",
+	"agentlab examples":              "shows its help, or refuses an unknown subcommand",
+	"agentlab keys":                  "shows its help, or refuses an unknown subcommand",
 }
 
 // TestCommandConventions checks the command-line contract (docs/cli.md) on

@@ -158,7 +158,7 @@ func printWaiting(w io.Writer, o *run.Outcome) {
 		printForm(w, x.Form)
 	}
 	if len(o.Waiting) > 0 {
-		fmt.Fprintf(w, "then continue with:\n  agentlab resume %s\n", o.RunID)
+		fmt.Fprintf(w, "then continue with:\n  %s\n", run.ResumeCommand(o.DataDir, o.RunID))
 	}
 }
 

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,15 +22,25 @@ func newLintCmd() *cobra.Command {
 		Short: "Check flow files, preset patches and metric cards",
 		Long: `Lint flow files (*.flow.yml, and *.yml/*.yaml with a top-level "agentlab:" key),
 preset patches (*.patch.yml), metric cards (*.card.yml) and evaluation suites
-(*.eval.yml). Directories are
-walked. Every finding has file, line, column, a stable code and a fix.
+(*.eval.yml). Directories are walked (hidden directories, node_modules and
+testdata are passed over); a quoted glob pattern is expanded; "-" reads one flow
+from standard input. Every finding has file, line, column, a stable code and a fix.
 
-Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or unreadable input.
+Under a directory, a plain YAML file with a top-level "nodes:" key, or a key that
+is a misspelling of "agentlab", is linted as a flow (so a misspelt "agentlab:" is
+an error naming the file); any other plain YAML file is named in the warning
+W-LINT-NOT-A-FLOW. The last line says how many files were checked (JSON and
+SARIF carry the same counts), and a lint that finds nothing to check fails.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, unreadable
+input or nothing to lint.
 
 Examples:
   agentlab lint
   agentlab lint flows/ --format json
+  agentlab lint 'flows/*.yml'
   agentlab lint flow.yml --tier governed
+  cat flow.yml | agentlab lint -
   agentlab lint . --format sarif > agentlab.sarif
   agentlab lint . --format github`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,19 +53,37 @@ Examples:
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			list, err := compile.LintPaths(args, compile.Options{Tier: tier})
+			// A flow read from stdin ("-") is kept for the source excerpts.
+			var stdin bytes.Buffer
+			res, err := compile.Lint(args, compile.Options{Tier: tier}, io.TeeReader(cmd.InOrStdin(), &stdin))
 			if err != nil {
 				return exitf(exitUsage, "%v", err)
 			}
+			list := res.Diagnostics
 			// Evaluation suites (*.eval.yml) are linted by package eval,
 			// which compiles the flow each suite names.
-			suites, err := eval.LintPaths(args)
-			if err != nil {
+			if paths := res.Suites(); len(paths) > 0 {
+				suites, err := eval.LintPaths(paths)
+				if err != nil {
+					return exitf(exitUsage, "%v", err)
+				}
+				list = append(list, suites...)
+			}
+			checked := &diag.Checked{}
+			for _, f := range res.Checked {
+				checked.Files = append(checked.Files, diag.CheckedFile{Path: f.Path, Kind: f.Kind.String()})
+			}
+			opts := diag.TextOptions{Color: useColor(os.Stdout), ToolVersion: version, Checked: checked, ReadFile: func(name string) ([]byte, error) {
+				if name == compile.StdinName {
+					return stdin.Bytes(), nil
+				}
+				return os.ReadFile(name)
+			}}
+			if err := diag.Write(cmd.OutOrStdout(), format, list, opts); err != nil {
 				return exitf(exitUsage, "%v", err)
 			}
-			list = append(list, suites...)
-			if err := diag.Write(cmd.OutOrStdout(), format, list, diag.TextOptions{Color: useColor(os.Stdout), ToolVersion: version}); err != nil {
-				return exitf(exitUsage, "%v", err)
+			if len(res.Checked) == 0 {
+				return exitf(exitUsage, "nothing to lint: no flow, card, patch or suite in %s; name the flow files, or the directory that holds them", strings.Join(args, " "))
 			}
 			if list.HasErrors() {
 				return exitCode(exitFailed)
@@ -61,7 +92,7 @@ Examples:
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json|sarif|github")
-	cmd.Flags().StringVar(&tier, "tier", "", "lint as if at least this tier: published|governed")
+	cmd.Flags().StringVar(&tier, "tier", "", "lint as if at least this tier: exploratory|published|governed (never weaker than the flow declares)")
 	return cmd
 }
 

@@ -27,10 +27,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":     cmdExits,
-			"evfixture": cmdEvFixture,
-			"replace":   cmdReplace,
-			"jsonvalid": cmdJSONValid,
+			"exits":       cmdExits,
+			"evfixture":   cmdEvFixture,
+			"replace":     cmdReplace,
+			"jsonvalid":   cmdJSONValid,
+			"sarifvalid":  cmdSARIFValid,
+			"execprinted": cmdExecPrinted,
 		},
 	})
 }

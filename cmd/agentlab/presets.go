@@ -40,7 +40,7 @@ Examples:
 			if len(args) == 0 {
 				return exitf(exitUsage, "presets needs a subcommand: list, show, diff or apply\nRun 'agentlab presets --help' for usage.")
 			}
-			return exitf(exitUsage, "unknown presets subcommand %q (use list, show, diff or apply)", args[0])
+			return unknownSubcommand("agentlab presets", args[0], []string{"list", "show", "diff", "apply"})
 		},
 	}
 	cmd.AddCommand(newPresetsListCmd(), newPresetsShowCmd(), newPresetsDiffCmd(), newPresetsApplyCmd())

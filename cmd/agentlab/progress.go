@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
 	"golang.org/x/term"
 
 	"github.com/agentlab/agentlab/run/engine"
@@ -47,7 +46,8 @@ type nodeView struct {
 func newProgress(quiet bool) *progress {
 	p := &progress{w: os.Stderr, quiet: quiet, verbose: global.verbose && !quiet, nodes: map[string]*nodeView{}}
 	ci := os.Getenv("CI") == "true" || os.Getenv("CI") == "1"
-	p.live = !quiet && !ci && term.IsTerminal(int(os.Stderr.Fd()))
+	// TERM=dumb cannot move the cursor or erase a line.
+	p.live = !quiet && !ci && os.Getenv("TERM") != "dumb" && term.IsTerminal(int(os.Stderr.Fd()))
 	if p.live {
 		p.stop, p.done = make(chan struct{}), make(chan struct{})
 		go p.loop()
@@ -263,7 +263,7 @@ func summaryTable(w io.Writer, nodes []engine.NodeSummary) {
 	if len(nodes) == 0 {
 		return
 	}
-	t := tablewriter.NewWriter(w)
+	t := newTable(w)
 	t.Header("node", "type", "status", "time", "tokens", "cost")
 	var in, out int
 	var cost float64

@@ -28,7 +28,7 @@ Examples:
 			if len(args) == 0 {
 				return exitf(exitUsage, "ptc needs a subcommand: decide\nRun 'agentlab ptc --help' for usage.")
 			}
-			return exitf(exitUsage, "unknown ptc subcommand %q (use decide)", args[0])
+			return unknownSubcommand("agentlab ptc", args[0], []string{"decide"})
 		},
 	}
 	cmd.AddCommand(newPTCDecideCmd())

@@ -66,7 +66,7 @@ Examples:
 			}
 			rec := snap.Record
 			if rec.Seal == "" {
-				return exitf(exitUsage, "run %s is not sealed (status %s): only a finished run has a report; continue it with agentlab resume %s", id, rec.Status, id)
+				return exitf(exitUsage, "run %s is not sealed (status %s): only a finished run has a report; continue it with: %s", id, rec.Status, run.ResumeCommand(d, id))
 			}
 			if out == "" {
 				out = filepath.Join(d, "out", id)

@@ -63,9 +63,11 @@ Examples:
 			var p *plan.Plan
 			var h hashid.ID
 			if planFile != "" {
-				if p, h, _, err = loadPlan(cmd, planFile); err != nil {
+				lp, err := loadPlan(cmd, planFile)
+				if err != nil {
 					return err
 				}
+				p, h = lp.plan, lp.hash
 			}
 			epoch, err := run.SourceDateEpoch()
 			if err != nil {

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/agentlab/agentlab/diag"
 )
 
 // Exit codes shared by every command (docs/cli.md).
@@ -89,13 +92,58 @@ Examples:
 	// Execute, so that the generated reference documents it too.
 	root.InitDefaultCompletionCmd()
 	addCompletionExamples(root)
+	refuseUnknownSubcommands(root)
+	addCompletions(root)
 	return root
 }
 
-// useColor reports whether output to f may be coloured: a terminal, no
-// NO_COLOR, no --no-color.
+// refuseUnknownSubcommands makes every command that only groups
+// subcommands (completion, examples, keys…) refuse an unknown one with
+// exit code 2 and a did-you-mean, as the root does, instead of printing
+// its help and exiting 0 — a typo in a script must not pass.
+func refuseUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		refuseUnknownSubcommands(sub)
+	}
+	if c.Parent() == nil || !c.HasSubCommands() || c.Run != nil || c.RunE != nil {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		var names []string
+		for _, s := range cmd.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		return unknownSubcommand(cmd.CommandPath(), args[0], names)
+	}
+}
+
+// unknownSubcommand is the usage error for a subcommand that does not
+// exist: exit code 2, a did-you-mean when one is close, and the list.
+func unknownSubcommand(path, got string, names []string) error {
+	hint := ""
+	if s := diag.DidYouMean(got, names); s != "" {
+		hint = "; " + s
+	} else {
+		for _, n := range names { // an abbreviation: "gen" for "generate"
+			if got != "" && strings.HasPrefix(n, got) {
+				hint = fmt.Sprintf("; did you mean %q?", n)
+				break
+			}
+		}
+	}
+	return exitf(exitUsage, "unknown %s subcommand %q%s (use %s)", path, got, hint, strings.Join(names, ", "))
+}
+
+// useColor reports whether output to f may be coloured: a terminal that
+// is not TERM=dumb, no NO_COLOR, no --no-color.
 func useColor(f *os.File) bool {
-	if global.noColor || os.Getenv("NO_COLOR") != "" {
+	if global.noColor || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
 	return term.IsTerminal(int(f.Fd()))

@@ -123,14 +123,15 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	if f.parallel < 0 {
 		return exitf(exitUsage, "--parallel must be at least 1")
 	}
-	p, hash, isPlan, err := loadPlan(cmd, path)
+	lp, err := loadPlan(cmd, path)
 	if err != nil {
 		return err
 	}
+	p, hash, isPlan := lp.plan, lp.hash, lp.isPlan
 	kind := run.KindExploratory
 	if f.formal {
 		if !isPlan {
-			return exitf(exitUsage, "--formal runs a compiled plan, not a flow file; compile it first: agentlab compile %s -o %s, with tier: published (or governed) in the flow", path, planName(path))
+			return exitf(exitUsage, "--formal runs a compiled plan, not a flow file; with tier: published (or governed) in the flow, compile it first: agentlab compile %s -o %s", shellQuote(path), shellQuote(planName(path)))
 		}
 		if p.Tier != plan.TierPublished && p.Tier != plan.TierGoverned {
 			return exitf(exitUsage, "--formal needs a plan at tier published or governed, and %s is %s; set tier: published in the flow and compile it again: agentlab compile FLOW -o %s", path, p.Tier, path)
@@ -158,10 +159,11 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 		origin = "ci"
 	}
 	if len(provider.EnvVars(f.provider)) > 0 { // a remote provider reads the config files
-		if w := provider.ConfigWarnings(filepath.Dir(path)); len(w) > 0 {
+		if w := provider.ConfigWarnings(lp.flowDir); len(w) > 0 {
 			_ = diag.WriteText(cmd.ErrOrStderr(), w.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
 		}
 	}
+	warnUnisolated(cmd.ErrOrStderr(), p)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	shared, err := openSharedStore(ctx, f.store, storeDir(path))
@@ -170,7 +172,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	}
 	prog := newProgress(global.quiet)
 	out, err := run.Start(ctx, run.Options{
-		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, Kind: kind,
+		DataDir: dataDir(f.dataDir), Plan: p, PlanHash: hash, Source: path, BaseDir: lp.flowDir, Kind: kind,
 		Inputs: inputs, Provider: f.provider, Model: f.model, Seed: f.seed, Actor: actor,
 		Origin: origin, Parallel: f.parallel, OutDir: f.out, Epoch: epoch, Observe: prog.observe,
 		Interaction: interaction(f.yes, f.inline, prog), Warn: printWarnings(cmd),
@@ -196,32 +198,43 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 	return rerr
 }
 
+// loadedPlan is a plan ready to run and where it came from.
+type loadedPlan struct {
+	plan *plan.Plan
+	hash hashid.ID
+	// isPlan is true for a compiled plan file, false for a flow.
+	isPlan bool
+	// flowDir is the flow's directory: where the plan file says it is
+	// (plan.FlowDirKey), else the directory of the file.
+	flowDir string
+}
+
 // loadPlan reads a compiled plan (.json, or a file starting with '{') or
 // compiles a flow on the fly, printing its diagnostics.
-func loadPlan(cmd *cobra.Command, path string) (*plan.Plan, hashid.ID, bool, error) {
+func loadPlan(cmd *cobra.Command, path string) (loadedPlan, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, hashid.ID{}, false, exitf(exitUsage, "cannot read %s: %v", path, err)
+		return loadedPlan{}, exitf(exitUsage, "cannot read %s: %v", path, err)
 	}
 	if strings.HasSuffix(path, ".json") || bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
-		p, h, err := plan.Decode(b)
+		p, h, dir, err := plan.ReadFile(path)
 		if err != nil {
-			return nil, hashid.ID{}, false, exitf(exitUsage, "%s: %v", path, err)
+			return loadedPlan{}, exitf(exitUsage, "%s: %v", path, err)
 		}
-		return p, h, true, nil
+		return loadedPlan{plan: p, hash: h, isPlan: true, flowDir: dir}, nil
 	}
 	p, list := compile.CompileFile(path, compile.Options{})
 	if len(list) > 0 {
 		_ = diag.WriteText(cmd.ErrOrStderr(), list.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
 	}
 	if p == nil || list.HasErrors() {
-		return nil, hashid.ID{}, false, exitf(exitUsage, "%s has errors and cannot run; fix them (agentlab lint %s) and try again", path, path)
+		return loadedPlan{}, exitf(exitUsage, "%s has errors and cannot run; fix them (agentlab lint %s) and try again", path, path)
 	}
 	h, err := p.Hash()
 	if err != nil {
-		return nil, hashid.ID{}, false, exitf(exitFailed, "plan hash: %v", err)
+		return loadedPlan{}, exitf(exitFailed, "plan hash: %v", err)
 	}
-	return p, h, false, nil
+	return loadedPlan{plan: p, hash: h, flowDir: filepath.Dir(path)}, nil
 }
 
 func planName(path string) string {
@@ -358,7 +371,7 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 		msg = "the run " + o.Status
 	}
 	if o.Status != engine.StatusSucceeded && !o.Finished && !o.Rejected {
-		msg += fmt.Sprintf("\ncontinue it with: agentlab resume %s", o.RunID)
+		msg += "\ncontinue it with: " + run.ResumeCommand(o.DataDir, o.RunID)
 	}
 	return exitf(exitFailed, "%s", msg)
 }

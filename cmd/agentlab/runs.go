@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/spf13/cobra"
 
 	"github.com/agentlab/agentlab/chain"
@@ -41,47 +40,89 @@ Examples:
   agentlab runs show
   agentlab runs events 2026 --format json
   agentlab runs list --store s3://team-runs/agentlab`,
-		Args: cobra.MaximumNArgs(2),
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownSubcommand("agentlab runs", args[0], []string{"list", "show", "events"})
+			}
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			return listRuns(cmd.OutOrStdout(), dataDir(dir), storeURL, format)
+		},
+	}
+	cmd.Flags().StringVar(&storeURL, "store", "", "the runs of this shared store (s3://BUCKET/PREFIX?endpoint=URL&path_style=true) instead of the data dir")
+	cmd.PersistentFlags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
+	cmd.PersistentFlags().StringVar(&format, "format", "text", "output format: text|json")
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List every run, newest first",
+		Long: `List every run in the data directory, newest first: id, status, kind, tier,
+plan and when it started.
+
+With --store, the runs a shared store holds (those whose SEAL is written),
+each with its seal.
+
+Examples:
+  agentlab runs list
+  agentlab runs list --format json
+  agentlab runs list --store s3://team-runs/agentlab`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			d := dataDir(dir)
-			sub := "list"
-			if len(args) > 0 {
-				sub = args[0]
-			}
-			w := cmd.OutOrStdout()
-			switch sub {
-			case "list":
-				if len(args) > 1 {
-					return exitf(exitUsage, "runs list takes no run")
+			return listRuns(cmd.OutOrStdout(), dataDir(dir), storeURL, format)
+		},
+	}
+	list.Flags().StringVar(&storeURL, "store", "", "the runs of this shared store (s3://BUCKET/PREFIX?endpoint=URL&path_style=true) instead of the data dir")
+	one := func(use, short, long string, print func(w io.Writer, d, id, format string) error) *cobra.Command {
+		return &cobra.Command{
+			Use:   use + " [RUN]",
+			Short: short,
+			Long:  long,
+			Args:  cobra.MaximumNArgs(1),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				if err := checkFormat(format, "text", "json"); err != nil {
+					return err
 				}
-				if storeURL != "" {
-					return runsListShared(w, storeURL, format)
-				}
-				return runsList(w, d, format)
-			case "show", "events":
+				d := dataDir(dir)
 				arg := ""
-				if len(args) > 1 {
-					arg = args[1]
+				if len(args) > 0 {
+					arg = args[0]
 				}
 				id, err := pickRun(d, arg) // the latest run when none is named
 				if err != nil {
 					return err
 				}
-				if sub == "show" {
-					return runsShow(w, d, id, format)
-				}
-				return runsEvents(w, d, id, format)
-			}
-			return exitf(exitUsage, "unknown runs command %q; use list, show or events", sub)
-		},
+				return print(cmd.OutOrStdout(), d, id, format)
+			},
+		}
 	}
-	cmd.Flags().StringVar(&dir, "data-dir", "", "data directory (default $AGENTLAB_DATA_DIR or ./.agentlab)")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text|json")
-	cmd.Flags().StringVar(&storeURL, "store", "", "list: the runs of this shared store (s3://BUCKET/PREFIX?endpoint=URL&path_style=true) instead of the data dir")
+	show := one("show", "Show one run's record and node states", `Show one run's record: status, kind, tier, plan, seal, outputs, what it waits
+for (with the command that decides it) and the state of every node. RUN
+defaults to the latest run and may be a unique prefix of a run id.
+
+Examples:
+  agentlab runs show
+  agentlab runs show 2026 --format json`, runsShow)
+	events := one("events", "Print a run's event log, one line per event", `Print a run's event log, one line per event; with --format json the events
+exactly as stored. RUN defaults to the latest run and may be a unique prefix of
+a run id.
+
+Examples:
+  agentlab runs events
+  agentlab runs events 2026 --format json`, runsEvents)
+	cmd.AddCommand(list, show, events)
 	return cmd
+}
+
+// listRuns lists the data dir's runs, or a shared store's with storeURL.
+func listRuns(w io.Writer, dataDir, storeURL, format string) error {
+	if storeURL != "" {
+		return runsListShared(w, storeURL, format)
+	}
+	return runsList(w, dataDir, format)
 }
 
 type runRow struct {
@@ -112,7 +153,7 @@ func runsList(w io.Writer, dir, format string) error {
 		fmt.Fprintf(w, "no runs in %s\n", dir)
 		return nil
 	}
-	t := tablewriter.NewWriter(w)
+	t := newTable(w)
 	t.Header("run", "status", "kind", "flow", "created", "seal")
 	for _, r := range rows {
 		t.Append(r.ID, r.Status, r.Kind, r.Flow, r.Created, short(r.Seal))
@@ -198,7 +239,7 @@ func runsShow(w io.Writer, dir, id, format string) error {
 		}
 	}
 	if len(nodes) > 0 {
-		t := tablewriter.NewWriter(w)
+		t := newTable(w)
 		t.Header("node", "status", "detail")
 		for _, n := range nodes {
 			t.Append(n.Node, n.Status, n.Detail)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/olekukonko/tablewriter"
 
 	"github.com/agentlab/agentlab/run/share"
 )
@@ -32,7 +31,7 @@ func runsListShared(w io.Writer, storeURL, format string) error {
 		fmt.Fprintf(w, "no runs in %s\n", b.Loc)
 		return nil
 	}
-	t := tablewriter.NewWriter(w)
+	t := newTable(w)
 	t.Header("run", "kind", "origin", "tier", "created", "seal")
 	for _, r := range runs {
 		seal := short(r.Seal)

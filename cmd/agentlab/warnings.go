@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/agentlab/agentlab/eval/suite"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run"
+	"github.com/agentlab/agentlab/run/sandbox"
 )
 
 // printWarnings returns the run.Options.Warn of a command: the warnings a
@@ -51,4 +54,38 @@ func warnScripts(cmd *cobra.Command, p *plan.Plan, vs []suite.Variant, flagProvi
 	if len(all) > 0 {
 		printWarnings(cmd)(all)
 	}
+}
+
+// warnUnisolated prints one line on stderr, before the run starts, when
+// the plan has code nodes and the sandbox that will run them gives no
+// isolation (bwrap missing or AGENTLAB_SANDBOX=process): the person
+// starting the run learns it there, not only from agentlab doctor.
+func warnUnisolated(w io.Writer, p *plan.Plan) {
+	if !planRunsCode(p) || sandbox.Detect().Isolated() {
+		return
+	}
+	fmt.Fprintln(w, "agentlab: warning: code nodes will run with NO ISOLATION (process backend): the code can read every file agentlab can read and use the network; install bubblewrap (apt-get install -y bubblewrap), and see agentlab doctor")
+}
+
+// planRunsCode reports whether a plan has a code node, in a loop body or
+// a subflow too.
+func planRunsCode(p *plan.Plan) bool {
+	var inGraph func(nodes []plan.Node) bool
+	inGraph = func(nodes []plan.Node) bool {
+		for _, n := range nodes {
+			if n.Type == "code" || (n.Body != nil && inGraph(n.Body.Nodes)) {
+				return true
+			}
+		}
+		return false
+	}
+	if inGraph(p.Nodes) {
+		return true
+	}
+	for _, sub := range p.Subflows {
+		if sub != nil && planRunsCode(sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 // Package expr is the one whitelisted expression language of agentlab
 // (built on expr-lang/expr), used by lint, compile and run alike, so that
 // nothing passes lint and then fails to parse at run time.
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package expr
 
 import "github.com/agentlab/agentlab/diag"

@@ -13,6 +13,8 @@
 //
 // The compiler writes every declaration in this full shape (the flow may
 // use the shorthand `ticket: string`).
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package form
 
 import (

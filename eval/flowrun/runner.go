@@ -3,6 +3,8 @@
 // the data dir with origin "eval". It is kept apart from package eval so
 // that the harness (scoring, statistics, records) builds and is tested
 // without the engine.
+//
+// Where it fits: docs/architecture.md#evaluation.
 package flowrun
 
 import (

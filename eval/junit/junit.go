@@ -4,6 +4,8 @@
 // Repeats of a question are folded into its testcase, which fails when
 // any repeat failed; the failure message names the question, what was
 // expected and what the answer said.
+//
+// Where it fits: docs/architecture.md#evaluation.
 package junit
 
 import (

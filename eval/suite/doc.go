@@ -12,4 +12,6 @@
 // Parsing keeps yaml.v3 positions so that every diagnostic has a line and
 // a column; codes are the E-EVAL-… codes listed in codes.go and in
 // docs/evals.md.
+//
+// Where it fits: docs/architecture.md#evaluation.
 package suite

@@ -9,6 +9,8 @@
 //	[[t:orders]]  [[c:orders.week]]         a table name, a column name
 //	[[q:K1|exact words]]                    a verbatim quotation from a knowledge hit
 //	[[see:m:gmv,Q1]]                        the grounds of a claim (not rendered)
+//
+// Where it fits: docs/architecture.md#evidence-and-issuance.
 package marker
 
 import (

@@ -9,6 +9,8 @@
 // bundle shows. Everything it reads comes from sealed events and the
 // artifacts they reference; nothing comes from run.json, the clock or the
 // machine, so the same evidence always renders to the same bytes.
+//
+// Where it fits: docs/architecture.md#evidence-and-issuance.
 package render
 
 import (

@@ -4,6 +4,8 @@
 // (docs/cli.md), so a code that reaches a user without documentation is a
 // bug; this package finds the codes in the Go sources and the entries in
 // the page so that a test can compare the two.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package doccheck
 
 import (

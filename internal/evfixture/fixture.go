@@ -2,6 +2,8 @@
 // report renderer, the bundle writer and the verifier, without the run
 // engine: it writes the events and artifacts of the evidence contract
 // directly through run/runlog. Only test code imports it.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package evfixture
 
 import (

@@ -6,4 +6,6 @@
 // variables and the [ptc] table of agentlab.toml. It is a pure function of
 // its inputs: the same configuration, user, toolsets and title always give
 // the same answer, on any machine.
+//
+// Where it fits: docs/architecture.md#front-end-flow-to-plan.
 package ptc

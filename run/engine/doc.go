@@ -32,4 +32,6 @@
 // the goroutines interleave (under SOURCE_DATE_EPOCH, where time is fixed).
 // Nested graphs commit into their parent node's slot, so a loop's body
 // events sit between the loop's node.started and node.finished.
+//
+// Where it fits: docs/architecture.md#running.
 package engine

@@ -20,4 +20,6 @@
 //
 // Every check returns a Decision saying what decided it; the engine
 // records it as an event.
+//
+// Where it fits: docs/architecture.md#running.
 package permission

@@ -7,6 +7,8 @@
 // byte-reproducible from its seed), and "script:FILE", which replays canned
 // responses per node and call so that users can test their own flows.
 // Real model APIs plug in behind the same interface.
+//
+// Where it fits: docs/architecture.md#running.
 package provider
 
 import (

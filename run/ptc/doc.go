@@ -31,4 +31,6 @@
 // Failure whose Kind says what went wrong (timeout, protocol, tool_error,
 // exit, output_cap, sandbox). Result.ForModel renders what the model is
 // shown as the run_code tool result.
+//
+// Where it fits: docs/architecture.md#running.
 package ptc

@@ -13,4 +13,6 @@
 //
 // The scoring formula, the passage rules and the quotation rule are
 // documented in docs/retrieve.md.
+//
+// Where it fits: docs/architecture.md#running.
 package retrieve

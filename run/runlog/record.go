@@ -1,6 +1,8 @@
 // Package runlog keeps the directory of one run: an exclusive lock, the
 // append-only hash-chained events.jsonl, the run.json record and the
 // checkpoint.json that resume needs (docs/formats.md).
+//
+// Where it fits: docs/architecture.md#running.
 package runlog
 
 import (

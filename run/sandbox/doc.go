@@ -26,4 +26,6 @@
 // RLIMIT_NPROC for root and a fork bomb would otherwise be bounded by the
 // timeout alone; a uid per run keeps runs from sharing that limit or
 // signalling each other.
+//
+// Where it fits: docs/architecture.md#running.
 package sandbox

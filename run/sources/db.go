@@ -10,6 +10,8 @@
 // one of them alone refuses a write. Sources are isolated from each other:
 // the db_query tool of one source cannot read another source's table,
 // which keeps per-tool permissions meaningful.
+//
+// Where it fits: docs/architecture.md#running.
 package sources
 
 import (

@@ -6,6 +6,8 @@
 // always does. The guard is the first of two walls: sources also run every
 // query on a read-only connection, so a statement the guard wrongly let
 // through still cannot change anything.
+//
+// Where it fits: docs/architecture.md#running.
 package sqlguard
 
 import (

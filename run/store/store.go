@@ -6,6 +6,8 @@
 // Store is the seam for other backends (an S3-compatible bucket shared by
 // many runners): nothing outside this package builds artifact
 // paths, and content addressing makes every write idempotent.
+//
+// Where it fits: docs/architecture.md#running.
 package store
 
 import (

@@ -13,4 +13,6 @@
 //
 // Permission checks (run/permission) are the caller's: the engine asks the
 // permission checker before it calls Registry.Call.
+//
+// Where it fits: docs/architecture.md#running.
 package tools

@@ -10,6 +10,8 @@
 // ratio, because the machines it runs on are shared and noisy. Each side of
 // each measurement runs in its own child process so that its peak RSS is
 // its own.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package main
 
 import (

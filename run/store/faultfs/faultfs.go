@@ -5,6 +5,8 @@
 // the run log (store.SetTestFS) and check that every fault either fails the
 // run with a clear error and a resumable state, or is retried, and that no
 // half-written file is ever left under a final name.
+//
+// Where it fits: docs/architecture.md#running.
 package faultfs
 
 import (

@@ -26,4 +26,6 @@
 // reaches it. It runs in a session and process group of its own, with
 // no controlling terminal, and is killed with its group when Close is
 // called or the context given to Start ends.
+//
+// Where it fits: docs/architecture.md#running.
 package mcp
