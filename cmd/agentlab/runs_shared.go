@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-
 	"github.com/agentlab/agentlab/run/share"
 )
 
