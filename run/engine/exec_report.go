@@ -201,15 +201,12 @@ func (c *citable) forModel() *Evidence {
 // citable gathers what the report node may cite: the metrics of the
 // metrics nodes upstream of it (a later one shadows an earlier metric of
 // the same name), the snapshots of upstream tool and merge nodes, the
-// hits of upstream retrieve nodes, the inputs and the sources. Only
+// hits of upstream retrieve nodes and the inputs. Only
 // upstream nodes count, so that what a report may cite never depends on
 // how fast a parallel branch ran.
 func (t *task) citable() *citable {
 	c := &citable{metrics: map[string]*evidence.MetricValue{}, snaps: map[string]*evidence.Snapshot{},
-		hits: map[string]evidence.KnowledgeHit{}, inputs: t.sc.input, sources: map[string]bool{}}
-	for k := range t.r.cfg.Plan.Sources {
-		c.sources[k] = true
-	}
+		hits: map[string]evidence.KnowledgeHit{}, inputs: t.sc.input}
 	for _, gn := range t.upstream() {
 		out, ok := t.sc.node(gn.n.ID)
 		if !ok {

@@ -16,7 +16,7 @@ import (
 
 // citable is the evidence a report node may cite: the metrics of its
 // upstream metrics nodes, the run's snapshots and knowledge hits, the
-// flow's inputs and sources.
+// flow's inputs, and the table and column names of those snapshots.
 type citable struct {
 	metrics map[string]*evidence.MetricValue
 	mnames  []string // sorted
@@ -25,7 +25,7 @@ type citable struct {
 	hits    map[string]evidence.KnowledgeHit
 	hitIDs  []string
 	inputs  map[string]any
-	sources map[string]bool
+	names   *evidence.Names // built from snaps on first use (report_names.go)
 }
 
 func (c *citable) metricList() []issuance.Metric {
@@ -47,6 +47,7 @@ const (
 	vUnresolved   = "unresolved"
 	vUncitedClaim = "uncited_claim"
 	vUnsupported  = "unsupported"
+	vUnknownName  = "unknown_name"
 )
 
 // checkReport finds everything wrong with a report text: unparseable
@@ -70,6 +71,7 @@ func checkReport(text string, c *citable, strict, requireCitation bool) ([]evide
 			vs = append(vs, evidence.Violation{Start: m.Start, End: m.End, Kind: vUnresolved, Text: m.Raw, Message: msg})
 		}
 	}
+	vs = append(vs, c.unknownNames(segs)...) // report_names.go
 	var res issuance.Result
 	if strict {
 		res = issuance.Check(text, nil, issuance.Options{})
@@ -151,14 +153,9 @@ func (c *citable) resolve(m *marker.Marker) string {
 			return fmt.Sprintf("snapshot %s has %d rows; rows=%d-%d is out of range", m.Snapshot, len(s.Rows), m.RowFrom, m.RowTo)
 		}
 	case marker.TableRef:
-		if !c.sources[m.Name] {
-			return fmt.Sprintf("there is no table %q", m.Name)
-		}
+		return c.nameSet().Table(m.Name)
 	case marker.Column:
-		tbl, _, _ := strings.Cut(m.Name, ".")
-		if !c.sources[tbl] {
-			return fmt.Sprintf("there is no table %q", tbl)
-		}
+		return c.nameSet().Column(m.Name)
 	case marker.Quote:
 		h, ok := c.hits[m.Snapshot]
 		if !ok {
