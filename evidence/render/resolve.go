@@ -257,5 +257,3 @@ func isMasked(s *evidence.Snapshot, col string, v any) bool {
 	}
 	return false
 }
-
-
