@@ -88,9 +88,11 @@ var codeCases = []codeCase{
 		files: map[string]string{"sub.flow.yml": okSub}},
 	{code: "E-GRAPH-SUBFLOW-INPUT", want: "7:14", flow: hdr + "  - id: s\n    type: subgraph\n    flow: sub.flow.yml\n    inputs: {weak: x, week: y}\n",
 		files: map[string]string{"sub.flow.yml": okSub}},
+	{code: "E-GRAPH-SUBFLOW-SOURCE", want: "7:11", flow: "agentlab: 1\nname: t\nsources: {s: {kind: csv, path: a.csv}}\nnodes:\n  - id: s\n    type: subgraph\n    flow: sub/sub.flow.yml\n",
+		files: map[string]string{"a.csv": "x\n1\n", "sub/a.csv": "x\n1\n", "sub/sub.flow.yml": "agentlab: 1\nname: sub\nsources: {s: {kind: csv, path: a.csv}}\nnodes:\n  - {id: o, type: output}\n"}},
 	{code: "E-GRAPH-UNKNOWN-METRIC", want: "5:79", flow: hdr + "  - {id: m, type: metrics, metrics: {gmv: {expr: '1'}}}\n  - {id: o, type: output, contract: {metrics_from: m, required_metrics: [gmv, gmw]}}\nedges: [m -> o]\n"},
 	// Warnings
-	{code: "W-CODE-NO-PRINT", want: "7:5", flow: hdr + "  - id: a\n    type: code\n    assign_to: r\n    code: x = 1\n"},
+	{code: "E-SCHEMA-NO-PRINT", want: "7:5", flow: hdr + "  - id: a\n    type: code\n    assign_to: r\n    code: x = 1\n"},
 	{code: "W-TOOL-UNKNOWN", want: "6:11", flow: hdr + "  - id: a\n    type: tool\n    tool: file_reed\n"},
 	{code: "W-GRAPH-DUP-EDGE", want: "8:5", flow: hdr + "  - {id: a, type: input}\n  - {id: b, type: output}\nedges:\n  - a -> b\n  - a -> b\n"},
 	{code: "W-GRAPH-UNREACHABLE", want: "6:10", flow: hdr + "  - {id: a, type: input}\n  - {id: b, type: output}\n  - {id: c, type: output}\nedges:\n  - a -> b\n"},
