@@ -224,6 +224,18 @@ func (t *task) citable() *citable {
 					c.metrics[name] = metricFromDef(name, d, v)
 				}
 			}
+			// The pinned version's values of a dual card (gmv@1) are
+			// citable as [[m:gmv@1]].
+			ev := t.r.evidence()
+			ev.mu.Lock()
+			if set := ev.metrics[gn.n.ID]; set != nil {
+				for i := range set.Metrics {
+					if mv := &set.Metrics[i]; strings.Contains(mv.Name, "@") && mv.Value != nil {
+						c.metrics[mv.Name] = mv
+					}
+				}
+			}
+			ev.mu.Unlock()
 		case "retrieve":
 			hits, _ := m["hits"].([]any)
 			for _, h := range hits {
