@@ -154,3 +154,28 @@ func TestContractHandBuiltGovernedPlanWithLiteralMetricNeverFormal(t *testing.T)
 		})
 	}
 }
+
+// TestContractIncomparableCardIsDeclared: a card upgraded with
+// on_card_upgrade: incomparable is not only a field of a sealed event:
+// the contract records comparable: false and gives it as a reason, so the
+// run's tier reasons (report.html, the run JSON, issuance.json) say it.
+func TestContractIncomparableCardIsDeclared(t *testing.T) {
+	p := mkPlan([]plan.Node{
+		query("pull", "db_query__sales", "SELECT region, gmv FROM sales"),
+		nd("kpi", "metrics", "card", "gmvcard@1", "card_resolved", "gmvcard@2", "on_card_upgrade", upgradeIncomparable),
+		nd("out", "output", "fields", map[string]any{"gmv": "{{ nodes.kpi.gmv }}"},
+			"contract", map[string]any{"metrics_from": "kpi", "required_metrics": []any{"gmv"}}),
+	}, edges("pull -> kpi", "kpi -> out"))
+	p.Cards = map[string]plan.Card{"gmvcard@2": {Name: "gmvcard", Version: 2, Metrics: map[string]plan.Metric{"gmv": {Expr: "sum(col(nodes.pull, 'gmv'))"}}}}
+	res, rec := run(t, p, nil, withDB(salesDB()))
+	if res.Status != StatusSucceeded {
+		t.Fatal(res.Err)
+	}
+	c := finishedData(t, rec, "out")["contract"].(map[string]any)
+	if c["comparable"] != false || res.Tier != "degraded" {
+		t.Errorf("tier %q, contract %v", res.Tier, c)
+	}
+	if r := strings.Join(reasonsOf(c), "; "); !strings.Contains(r, "not comparable with runs of gmvcard@1") {
+		t.Errorf("reasons %q", r)
+	}
+}

@@ -62,6 +62,7 @@ func (t *task) contract() (map[string]any, error) {
 		}
 	}
 	var metrics []issuance.Metric
+	comparable := true
 	if metricsFrom != "" {
 		out, _ := t.sc.node(metricsFrom)
 		m, _ := out.(map[string]any)
@@ -70,6 +71,10 @@ func (t *task) contract() (map[string]any, error) {
 			reasons = append(reasons, fmt.Sprintf("metrics node %q did not finish, so no number can be traced", metricsFrom))
 		} else if defs, _, err := metricDefs(t.r.cfg.Plan, mn); err == nil {
 			reasons = append(reasons, untracedAtGoverned(t.r.cfg.Plan, metricsFrom, defs)...)
+			if r := incomparable(mn); r != "" {
+				reasons = append(reasons, r)
+				comparable = false
+			}
 			names := make([]string, 0, len(defs))
 			for k := range defs {
 				names = append(names, k)
@@ -113,6 +118,9 @@ func (t *task) contract() (map[string]any, error) {
 	rec := map[string]any{"report_from": reportFrom, "metrics_from": metricsFrom, "tier": res.Tier, "issuance": res}
 	if len(parts) > 0 {
 		rec["read"] = parts
+	}
+	if !comparable {
+		rec["comparable"] = false
 	}
 	return rec, nil
 }

@@ -154,3 +154,18 @@ func untracedAtGoverned(p *plan.Plan, metricsFrom string, defs map[string]plan.M
 	}
 	return out
 }
+
+// incomparable says why the metrics of n cannot be compared with earlier
+// runs ("" when they can): its card was upgraded with on_card_upgrade:
+// incomparable, so its values follow a new definition. The metrics node
+// records card.comparable: false; the contract makes it a reason of the
+// verdict (which is then degraded), so that it reaches the run's tier
+// reasons, the run JSON, issuance.json and report.html, not only an event.
+func incomparable(n *plan.Node) string {
+	up := cardUpgrade(n)
+	if up == nil || up["on_card_upgrade"] != upgradeIncomparable {
+		return ""
+	}
+	return fmt.Sprintf("card %s was upgraded to %s with on_card_upgrade: incomparable: metrics node %q computed the new definition, so its values are not comparable with runs of %s (comparable: false)",
+		up["pinned"], up["resolved"], n.ID, up["pinned"])
+}
