@@ -278,6 +278,11 @@ var AL = (function () {
         if (x === null || x.indexOf("|") < 0 || !d.hit[q]) return null;
         return x.slice(x.indexOf("|") + 1, x.length - 2);
       case "f": return d.meta[n] === undefined ? null : String(d.meta[n]);
+      case "on": return d.outputs && Object.prototype.hasOwnProperty.call(d.outputs, n) ? n : null;
+      case "o": return d.outputs && Object.prototype.hasOwnProperty.call(d.outputs, n) ? formatInput(d.outputs[n]) : null;
+      case "x":
+        x = d.texts, n = +attr(el, "data-i");
+        return Array.isArray(x) && n >= 0 && n < x.length && x[n] && typeof x[n].text === "string" ? x[n].text : null;
       case "tr":
         x = d.meta.tier_reasons, n = +attr(el, "data-i");
         return Array.isArray(x) && n >= 0 && n < x.length && typeof x[n] === "string" ? x[n] : null;
