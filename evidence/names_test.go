@@ -63,3 +63,21 @@ func TestNamesInventedByAModel(t *testing.T) {
 		t.Errorf("backticked:\n got %q\nwant %q", got, want)
 	}
 }
+
+// FuzzNames feeds hostile SQL and report text to the name reader: it never
+// panics, and every unknown name it reports is a backticked span of the
+// text.
+func FuzzNames(f *testing.F) {
+	for _, s := range []string{"SELECT a FROM t", `SELECT "x y", [z] FROM 't' JOIN u ON 1`, "`a.b`", "'unclosed", "`", "FROM , ,", "\"\xff"} {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, sql, text string) {
+		n := NamesOf([]*Snapshot{{Source: "sales", Tool: "db_query__sales", SQL: sql, Columns: []string{"gmv"}}}, []string{"m"})
+		_ = n.Column("sales.x")
+		for _, u := range n.Backticked(text) {
+			if u.Start < 0 || u.End > len(text) || u.Start >= u.End || text[u.Start:u.End] != u.Text || text[u.Start] != '`' || text[u.End-1] != '`' {
+				t.Fatalf("bad span %+v in %q", u, text)
+			}
+		}
+	})
+}
