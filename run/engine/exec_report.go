@@ -207,6 +207,12 @@ func (c *citable) forModel() *Evidence {
 func (t *task) citable() *citable {
 	c := &citable{metrics: map[string]*evidence.MetricValue{}, snaps: map[string]*evidence.Snapshot{},
 		hits: map[string]evidence.KnowledgeHit{}, inputs: t.sc.input}
+	c.recordedBy = func(id string) string {
+		if s, ok := t.r.snapshot(id); ok {
+			return s.Node
+		}
+		return ""
+	}
 	for _, gn := range t.upstream() {
 		out, ok := t.sc.node(gn.n.ID)
 		if !ok {

@@ -26,6 +26,10 @@ type citable struct {
 	hitIDs  []string
 	inputs  map[string]any
 	names   *evidence.Names // built from snaps on first use (report_names.go)
+	// recordedBy names the node that recorded a snapshot of the run the
+	// report may not cite ("" when the run has none by that id), so that
+	// the reason says why (report_cite_scope.go).
+	recordedBy func(id string) string
 }
 
 func (c *citable) metricList() []issuance.Metric {
@@ -131,7 +135,7 @@ func (c *citable) resolve(m *marker.Marker) string {
 	case marker.Value:
 		s, ok := c.snaps[m.Snapshot]
 		if !ok {
-			return fmt.Sprintf("there is no snapshot %s; the snapshots are: %s", m.Snapshot, listOrNone(c.snapIDs))
+			return c.noSnapshot(m.Snapshot)
 		}
 		if m.Row >= len(s.Rows) {
 			return fmt.Sprintf("snapshot %s has %d rows; row %d does not exist", m.Snapshot, len(s.Rows), m.Row)
@@ -142,7 +146,7 @@ func (c *citable) resolve(m *marker.Marker) string {
 	case marker.Table:
 		s, ok := c.snaps[m.Snapshot]
 		if !ok {
-			return fmt.Sprintf("there is no snapshot %s; the snapshots are: %s", m.Snapshot, listOrNone(c.snapIDs))
+			return c.noSnapshot(m.Snapshot)
 		}
 		for _, col := range m.Cols {
 			if colIndex(s, col) < 0 {
