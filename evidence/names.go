@@ -19,7 +19,8 @@ import (
 // table are the columns of every snapshot that read it and every other
 // identifier its SQL names (so SUM(amount) AS gmv makes both amount and
 // gmv known). SQL keywords, function names, string literals and :params
-// are not names. Names compare without regard to case, as SQL does.
+// are not names. Names compare without regard to case, as SQL does. A
+// bare name in backticks may also be a text value of a snapshot (`north`).
 type Names struct {
 	cols   map[string]map[string]bool // lower-case table → lower-case column
 	tables []string                   // as first written, sorted
@@ -42,6 +43,13 @@ func NamesOf(snaps []*Snapshot, extra []string) *Names {
 	for _, s := range snaps {
 		if s == nil || s.Tool == "merge" {
 			continue
+		}
+		for _, row := range s.Rows {
+			for _, v := range row {
+				if str, ok := v.(string); ok && isName(str) {
+					n.extra[strings.ToLower(str)] = true
+				}
+			}
 		}
 		tables, idents := sqlNames(s.SQL)
 		if s.Source != "" {

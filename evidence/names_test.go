@@ -30,7 +30,7 @@ func TestSQLNames(t *testing.T) {
 func TestNamesInventedByAModel(t *testing.T) {
 	n := NamesOf([]*Snapshot{{Source: "sales", Tool: "db_query__sales",
 		SQL:     "SELECT region, SUM(orders) AS orders, SUM(amount) AS gmv FROM sales WHERE week = :week GROUP BY region",
-		Columns: []string{"region", "orders", "gmv"}}}, []string{"avg_order"})
+		Columns: []string{"region", "orders", "gmv"}, Rows: [][]any{{"north", int64(3), 1.5}}}}, []string{"avg_order"})
 	for _, ref := range []string{"sales.amount", "sales.gmv", "SALES.Region", "sales.week"} {
 		if why := n.Column(ref); why != "" {
 			t.Errorf("%s: %s", ref, why)
@@ -47,7 +47,7 @@ func TestNamesInventedByAModel(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", ref, got, want)
 		}
 	}
-	text := "GMV sums `amount` over `sales`; see `sales.amout`, `avg_order` and `revenu`, not `SUM(x)`."
+	text := "GMV sums `amount` over `sales`, led by `North`; see `sales.amout`, `avg_order` and `revenu`, not `SUM(x)`."
 	var got []string
 	for _, u := range n.Backticked(text) {
 		if text[u.Start:u.End] != u.Text {
