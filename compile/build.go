@@ -53,6 +53,11 @@ func (f *flow) build(pre plan.Preset, subs map[string]*plan.Plan) (*plan.Plan, e
 			p.Sources[name] = ps
 		}
 	}
+	for name, s := range f.subSources { // subflow.go, liftSources
+		if _, own := p.Sources[name]; !own {
+			p.Sources[name] = s
+		}
+	}
 	if st, ok := f.top["settings"].(map[string]any); ok {
 		if v, ok := st["max_graph_steps"].(int64); ok {
 			p.Settings.MaxGraphSteps = int(v)

@@ -88,9 +88,11 @@ var codeCases = []codeCase{
 		files: map[string]string{"sub.flow.yml": okSub}},
 	{code: "E-GRAPH-SUBFLOW-INPUT", want: "7:14", flow: hdr + "  - id: s\n    type: subgraph\n    flow: sub.flow.yml\n    inputs: {weak: x, week: y}\n",
 		files: map[string]string{"sub.flow.yml": okSub}},
+	{code: "E-GRAPH-SUBFLOW-SOURCE", want: "7:11", flow: "agentlab: 1\nname: t\nsources: {s: {kind: csv, path: a.csv}}\nnodes:\n  - id: s\n    type: subgraph\n    flow: sub/sub.flow.yml\n",
+		files: map[string]string{"a.csv": "x\n1\n", "sub/a.csv": "x\n1\n", "sub/sub.flow.yml": "agentlab: 1\nname: sub\nsources: {s: {kind: csv, path: a.csv}}\nnodes:\n  - {id: o, type: output}\n"}},
 	{code: "E-GRAPH-UNKNOWN-METRIC", want: "5:79", flow: hdr + "  - {id: m, type: metrics, metrics: {gmv: {expr: '1'}}}\n  - {id: o, type: output, contract: {metrics_from: m, required_metrics: [gmv, gmw]}}\nedges: [m -> o]\n"},
 	// Warnings
-	{code: "W-CODE-NO-PRINT", want: "7:5", flow: hdr + "  - id: a\n    type: code\n    assign_to: r\n    code: x = 1\n"},
+	{code: "E-SCHEMA-NO-PRINT", want: "7:5", flow: hdr + "  - id: a\n    type: code\n    assign_to: r\n    code: x = 1\n"},
 	{code: "W-TOOL-UNKNOWN", want: "6:11", flow: hdr + "  - id: a\n    type: tool\n    tool: file_reed\n"},
 	{code: "W-GRAPH-DUP-EDGE", want: "8:5", flow: hdr + "  - {id: a, type: input}\n  - {id: b, type: output}\nedges:\n  - a -> b\n  - a -> b\n"},
 	{code: "W-GRAPH-UNREACHABLE", want: "6:10", flow: hdr + "  - {id: a, type: input}\n  - {id: b, type: output}\n  - {id: c, type: output}\nedges:\n  - a -> b\n"},
@@ -99,8 +101,8 @@ var codeCases = []codeCase{
 	{code: "W-SOURCE-MISSING", want: "4:24", flow: "agentlab: 1\nname: t\nsources:\n  s: {kind: csv, path: nope.csv}\nnodes: [{id: o, type: output}]\n"},
 	// Governance, at the declared tier or via Options.Tier
 	{code: "E-GOV-SUPERVISOR", tier: "governed", want: "5:11", flow: hdr + "  - id: s\n    type: supervisor\n    prompt: go\n    workers: [{id: w, role: r}]\n"},
-	{code: "E-GOV-CARD-PIN", tier: "governed", want: "6:11", flow: hdr + "  - id: m\n    type: metrics\n    card: gmv\n",
-		files: map[string]string{"cards/gmv.card.yml": goodCard(1)}},
+	{code: "E-GOV-CARD-PIN", tier: "governed", want: "6:11", flow: hdr + "  - id: m\n    type: metrics\n    card: gmv\n" + govInputs,
+		files: map[string]string{"cards/gmv.card.yml": govCard}},
 	{code: "E-GOV-APPROVALS", tier: "governed", want: "8:9", flow: hdr + "  - id: a\n    type: agent\n    prompt: go\n    permissions:\n      - {tool: '*', action: allow}\n"},
 	{code: "E-GOV-PIN", tier: "governed", want: "6:11", flow: hdr + "  - id: s\n    type: subgraph\n    flow: sub.flow.yml\n",
 		files: map[string]string{"sub.flow.yml": "agentlab: 1\nname: sub\nnodes: [{id: x, type: transform, expr: '1'}]\n"}},
@@ -109,9 +111,11 @@ var codeCases = []codeCase{
 	{code: "E-GATE-G2", tier: "governed", want: "11:11", flow: hdr + govReport + "  - {id: l, type: llm, prompt: hi}\n  - id: o\n    type: output\n    contract: {report_from: r}\nedges:\n  - r -> o\n  - l -> o\n"},
 	{code: "E-GATE-G2", tier: "published", want: "14:19", flow: hdr + govReport + "  - id: l\n    type: loop\n    over: '[1]'\n    max_iterations: 1\n    body: {nodes: [{id: t, type: llm, prompt: hi}]}\n  - {id: o, type: output, contract: {report_from: r}}\nedges: [r -> l -> o]\n"},
 	{code: "E-GATE-G3", tier: "governed", want: "6:13", flow: hdr + "  - id: r\n    type: report\n    claims: \"off\"\n    prompt: hi\n"},
-	{code: "E-GATE-G4", tier: "governed", want: "7:11", flow: hdr + "  - {id: c, type: code, code: 'print(1)'}\n  - id: m\n    type: metrics\n    card: gmv@1\nedges:\n  - c -> m\n",
-		files: map[string]string{"cards/gmv.card.yml": goodCard(1)}},
-	{code: "E-GATE-G5", tier: "governed", want: "4:19", flow: hdr + "  - {id: a, type: agent, prompt: go}\n  - id: m\n    type: metrics\n    card: gmv@1\nedges:\n  - a -> m\n",
+	{code: "E-GATE-G4", tier: "governed", want: "7:11", flow: hdr + "  - {id: c, type: code, code: 'print(1)'}\n  - id: m\n    type: metrics\n    card: gmv@1\nedges:\n  - c -> m\n" + govInputs,
+		files: map[string]string{"cards/gmv.card.yml": govCard}},
+	{code: "E-GATE-G5", tier: "governed", want: "4:19", flow: hdr + "  - {id: a, type: agent, prompt: go}\n  - id: m\n    type: metrics\n    card: gmv@1\nedges:\n  - a -> m\n" + govInputs,
+		files: map[string]string{"cards/gmv.card.yml": govCard}},
+	{code: "E-GATE-G6", tier: "governed", want: "6:11", flow: hdr + "  - id: m\n    type: metrics\n    card: gmv@1\n",
 		files: map[string]string{"cards/gmv.card.yml": goodCard(1)}},
 	// E-EXPR and E-TMPL, positioned inside the YAML scalar
 	{code: "E-EXPR-ASSIGN", want: "9:16", flow: hdr + "  - {id: a, type: input}\n  - id: b\n    type: transform\n    expr: |\n      1 +\n        vars.x = 1\n  - {id: o, type: output}\nedges: [a -> b -> o]\n"},
@@ -125,6 +129,14 @@ const govReport = "  - id: r\n    type: report\n    prompt: hi\n    claims: requ
 
 // okSub is a valid subflow with one required input.
 const okSub = "agentlab: 1\nname: sub\ninputs: {week: {type: string, required: true}}\nnodes:\n  - {id: o, type: output, fields: {w: '{{ input.week }}'}}\n"
+
+// govCard is a card whose metric traces to a declared input (govInputs,
+// written after the nodes so that positions stay put), as governed flows
+// need (G6).
+const (
+	govCard   = "name: gmv\nversion: 1\nmetrics:\n  total: {expr: 'input.n', unit: CNY}\n"
+	govInputs = "inputs: {n: {type: number}}\n"
+)
 
 func goodCard(version int) string {
 	return fmt.Sprintf("name: gmv\nversion: %d\nmetrics:\n  total: {expr: '1 + 1', unit: CNY}\n", version)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/plan"
 )
 
 // flow is one flow file after decoding: its top-level fields, every node
@@ -39,6 +40,14 @@ type flow struct {
 	inputs    map[string]bool
 
 	cards map[string]*cardRef // by node id: the card a metrics node pins (cards.go)
+	// subOut holds, by subgraph node id, the fields its subflow's output
+	// nodes return (subflow.go), so that expressions reading the subgraph
+	// are checked against them.
+	subOut map[string][]string
+	// subSources are the data sources declared by subflows, their paths
+	// made relative to this flow's directory; the plan declares them next
+	// to the flow's own, so that one database serves the whole run.
+	subSources map[string]plan.Source
 	// customTools maps each tool declared under `tools:` to its effect
 	// (read or write), for the checks of the nodes that name it.
 	customTools map[string]string

@@ -41,7 +41,8 @@ func (f *flow) gov(v *V, code, fix, format string, args ...any) {
 	}
 }
 
-// governance applies the tier rules and evidence gates G1–G5 (docs/language.md).
+// governance applies the tier rules and evidence gates G1–G6 (docs/language.md,
+// tiers and governance).
 func (f *flow) governance() {
 	if tierRank(f.effTier) == 0 {
 		return
@@ -60,6 +61,7 @@ func (f *flow) governance() {
 					"metric card %q is not pinned to a version", c)
 			}
 			f.gateMetricInputs(n)
+			f.gateMetricTrace(n) // govern_trace.go
 		case "agent":
 			if rv := n.v.Get("permissions"); rv != nil && rv.Kind == vSeq {
 				for _, r := range rv.Items {

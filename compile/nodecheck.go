@@ -45,17 +45,21 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 				n.fields["code"] = string(b)
 			}
 		}
+		// A node that never writes to stdout hands assign_to nothing; the
+		// run would fail on it, so lint refuses it (this was the warning
+		// W-CODE-NO-PRINT).
 		if n.str("language") == "python" && n.str("assign_to") != "" {
-			if code, ok := n.fields["code"].(string); ok && !strings.Contains(code, "print(") {
+			if code, ok := n.fields["code"].(string); ok && !writesStdout(code) {
 				at := v.KeyOf("code")
 				if at == nil {
 					at = v.KeyOf("file")
 				}
-				f.l.Warnf(f.src.file, at.Pos(), "W-CODE-NO-PRINT", "print the result (e.g. `print(json.dumps(result))`); stdout is what assign_to receives",
+				f.l.Errorf(f.src.file, at.Pos(), "E-SCHEMA-NO-PRINT", "print the result (e.g. `print(json.dumps(result))`); stdout is what assign_to receives",
 					"code node %q assigns to %q but its code never prints", n.id, n.str("assign_to"))
 			}
 		}
 	case "merge":
+		f.checkLiteralSQL(n, v.Get("sql")) // sqlcheck.go
 		// The run needs a way to combine the inputs; with both, sql is used.
 		if !has("key") && !has("sql") && v.KeyOf("key") == nil && v.KeyOf("sql") == nil {
 			f.dec.errf(v, "E-SCHEMA-REQUIRED", "add `key:` (a column every input has) or `sql:`",
@@ -125,6 +129,11 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 	case "tool":
 		if t := n.str("tool"); t != "" {
 			f.checkTool(v.Get("tool"), t, false)
+			if strings.HasPrefix(t, "db_query__") {
+				if a := v.Get("args"); a != nil {
+					f.checkLiteralSQL(n, a.Get("sql"))
+				}
+			}
 		}
 	case "agent":
 		if tv := v.Get("tools"); tv != nil && tv.Kind == vSeq {

@@ -95,6 +95,12 @@ func (f *flow) outputFields(n *nodeInfo) []string {
 		if names := f.metricNames(n); names != nil {
 			return names
 		}
+	case "subgraph":
+		// The fields of the subflow's outputs; never a snapshot, so col,
+		// cell and rows on a subgraph are refused at lint as at run time.
+		if fields, ok := f.subOut[n.id]; ok {
+			return fields
+		}
 	case "human":
 		// run/engine execHuman; form only when the node declares one.
 		fields := []string{"decision", "approvals", "rejections", "decisions", "timed_out"}

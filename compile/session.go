@@ -83,11 +83,11 @@ func (s *session) compileData(path string, data []byte, tier string, l *diag.Lis
 	f.graphPass()
 	f.buildVars()
 	f.resolveCards(s)
+	subs := f.subflows(s) // before the strings, which read subflow outputs
 	f.checkRefs()
 	f.checkRequiredMetrics()
 	f.checkStrings()
 	f.governance()
-	subs := f.subflows(s)
 	pre := f.preset()
 	if l.HasErrors() {
 		return nil

@@ -52,6 +52,11 @@ func (f *flow) subflows(s *session) map[string]*plan.Plan {
 		}
 		f.checkSubInputs(n, sp)
 		n.fields["plan"] = hs
+		if f.subOut == nil {
+			f.subOut = map[string][]string{}
+		}
+		f.subOut[n.id] = subflowOutputFields(sp)
+		f.liftSources(n, sp)
 		out[hs] = sp
 	}
 	return out
@@ -101,4 +106,78 @@ func (f *flow) preset() plan.Preset {
 		*f.l = append(*f.l, d)
 	}
 	return p
+}
+
+// subflowOutputFields lists the fields a subgraph returns: the union of
+// the fields of its subflow's top-level output nodes (run/engine's
+// outputs), sorted.
+func subflowOutputFields(sp *plan.Plan) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for i := range sp.Nodes {
+		if sp.Nodes[i].Type != "output" {
+			continue
+		}
+		for k := range sp.Nodes[i].Map("fields") {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// liftSources adds the data sources a subflow declares to the ones this
+// flow's plan declares, their paths made relative to this flow's
+// directory: a run has one database, loaded before it starts, and a
+// subflow's db_query tools read it like the parent's. A name the parent
+// (or another subflow) declares with a different definition is an error,
+// since one of the two would silently read the other's data.
+func (f *flow) liftSources(n *nodeInfo, sp *plan.Plan) {
+	names := make([]string, 0, len(sp.Sources))
+	for k := range sp.Sources {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	own, _ := f.top["sources"].(map[string]any)
+	for _, k := range names {
+		s := sp.Sources[k]
+		if s.Path != "" && !filepath.IsAbs(s.Path) {
+			s.Path = filepath.ToSlash(filepath.Join(filepath.Dir(n.str("flow")), s.Path))
+		}
+		var prev *plan.Source
+		where := "another subflow"
+		if m, ok := own[k].(map[string]any); ok {
+			ps := plan.Source{MaskColumns: strList(m["mask_columns"])}
+			ps.Kind, _ = m["kind"].(string)
+			ps.Path, _ = m["path"].(string)
+			ps.Table, _ = m["table"].(string)
+			if rc, ok := m["row_cap"].(int64); ok {
+				ps.RowCap = int(rc)
+			}
+			ps.Path = filepath.ToSlash(filepath.Clean(ps.Path))
+			prev, where = &ps, "this flow"
+		} else if x, ok := f.subSources[k]; ok {
+			prev = &x
+		}
+		if prev != nil {
+			if !sameSource(*prev, s) {
+				f.l.Errorf(f.src.file, n.v.Get("flow").Pos(), "E-GRAPH-SUBFLOW-SOURCE",
+					"give the subflow's source another name, or declare it the same way in both flows",
+					"subflow %s declares source %q as %s %s, but %s declares it as %s %s", n.str("flow"), k, s.Kind, s.Path, where, prev.Kind, prev.Path)
+			}
+			continue
+		}
+		if f.subSources == nil {
+			f.subSources = map[string]plan.Source{}
+		}
+		f.subSources[k] = s
+	}
+}
+
+func sameSource(a, b plan.Source) bool {
+	return a.Kind == b.Kind && filepath.Clean(a.Path) == filepath.Clean(b.Path) && a.Table == b.Table &&
+		a.RowCap == b.RowCap && strings.Join(a.MaskColumns, ",") == strings.Join(b.MaskColumns, ",")
 }

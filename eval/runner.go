@@ -46,6 +46,10 @@ type Answer struct {
 	// the cards (name@version) its metrics nodes used.
 	Metrics map[string]float64
 	Cards   []string
+	// CardMetrics holds, by card (name@version), the values a dual
+	// metrics node computed with a card version other than the one in
+	// Metrics (the pinned version next to the upgraded one).
+	CardMetrics map[string]map[string]float64
 	// NoData is set when the flow's output says so explicitly (a boolean
 	// output field named no_data).
 	NoData bool

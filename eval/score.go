@@ -61,6 +61,9 @@ func Score(q *suite.Question, exp Expected, ans Answer, cardOf func(*suite.Quest
 				return fail("the run computed its metrics with card %s, not the pinned %s", strings.Join(ans.Cards, ", "), card)
 			}
 			v, ok := ans.Metrics[q.Expect.Metric]
+			if cm, dual := ans.CardMetrics[card]; dual {
+				v, ok = cm[q.Expect.Metric] // the pinned version of a dual card
+			}
 			if !ok {
 				if ans.Status != StatusSucceeded {
 					return fail("the run %s: %s", ans.Status, orNone(ans.Error))

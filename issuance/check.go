@@ -209,14 +209,14 @@ func Check(text string, metrics []Metric, opt Options) Result {
 		case 0:
 			nUntraced++
 			if len(untraced) < show {
-				untraced = append(untraced, fmt.Sprintf("%q at byte %d", n.Text, n.Start))
+				untraced = append(untraced, fmt.Sprintf("%q %s", n.Text, opt.where(n.Start)))
 			}
 		default:
 			n.Ambiguous = append([]string(nil), hits...)
 			sort.Strings(n.Ambiguous)
 			nUntraced++
 			if len(untraced) < show {
-				untraced = append(untraced, fmt.Sprintf("%q at byte %d (fits %s)", n.Text, n.Start, strings.Join(n.Ambiguous, ", ")))
+				untraced = append(untraced, fmt.Sprintf("%q %s (fits %s)", n.Text, opt.where(n.Start), strings.Join(n.Ambiguous, ", ")))
 			}
 		}
 	}
@@ -281,4 +281,15 @@ func markerMetric(text string) (string, bool) {
 	}
 	inner = strings.TrimSpace(inner)
 	return inner, inner != ""
+}
+
+// where says where byte off of the checked text stands: "at byte 12", or
+// "in field headline at byte 4" when the text was joined from Parts.
+func (opt Options) where(off int) string {
+	for i := len(opt.Parts) - 1; i >= 0; i-- {
+		if p := opt.Parts[i]; off >= p.Start {
+			return fmt.Sprintf("in %s at byte %d", p.Name, off-p.Start)
+		}
+	}
+	return fmt.Sprintf("at byte %d", off)
 }

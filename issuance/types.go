@@ -82,6 +82,19 @@ type Options struct {
 	// OnMissing is what a missing required metric does: "withhold" (the
 	// default, also for "") or "degrade".
 	OnMissing string
+	// Parts names the pieces a text was joined from (a report, then the
+	// output fields), in order, so that a reason says where an untraced
+	// number stands ("in field headline at byte 4") rather than giving an
+	// offset into the joined text. Without Parts the offset is the text's.
+	Parts []Part
+}
+
+// Part is one piece of a joined text: Name ("report brief", "field
+// headline") starts at byte Start of the text.
+type Part struct {
+	Name  string `json:"name"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
 }
 
 // Tiers, best first.

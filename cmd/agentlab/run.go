@@ -136,6 +136,9 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 		if p.Tier != plan.TierPublished && p.Tier != plan.TierGoverned {
 			return exitf(exitUsage, "--formal needs a plan at tier published or governed, and %s is %s; set tier: published in the flow and compile it again: agentlab compile FLOW -o %s", path, p.Tier, path)
 		}
+		if old := compile.OutdatedCards(filepath.Dir(path), p); len(old) > 0 {
+			return exitf(exitUsage, "--formal refuses a plan whose metric cards have moved on: %s; review the change, pin the new version (or declare on_card_upgrade) and compile again: agentlab compile FLOW -o %s", strings.Join(old, "; "), path)
+		}
 		kind = run.KindFormal
 	}
 	inputs, err := readInputs(f.inputFile, f.inputs)

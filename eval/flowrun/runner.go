@@ -20,11 +20,13 @@ import (
 
 	"github.com/agentlab/agentlab/eval"
 	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/presets"
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/store"
 )
 
 // Runner runs the flow under test through the run facade: every case
@@ -206,10 +208,17 @@ func readEvidence(dataDir, runID string, p *plan.Plan, ans *eval.Answer) error {
 	if err != nil {
 		return err
 	}
+	// The card a metrics node computed is the one compile resolved
+	// (card_resolved, after on_card_upgrade), not always the one it pins:
+	// a question that pins NAME@N is scored against version N only.
 	metricsNodes := map[string]string{}
 	for i := range p.Nodes {
 		if n := &p.Nodes[i]; n.Type == "metrics" {
-			metricsNodes[n.ID] = n.Str("card")
+			card := n.Str("card_resolved")
+			if card == "" {
+				card = n.Str("card")
+			}
+			metricsNodes[n.ID] = card
 		}
 	}
 	for _, ev := range snap.Events {
@@ -229,6 +238,11 @@ func readEvidence(dataDir, runID string, p *plan.Plan, ans *eval.Answer) error {
 				Contract *struct {
 					Tier string `json:"tier"`
 				} `json:"contract"`
+				Card *struct {
+					Pinned string `json:"pinned"`
+					Dual   bool   `json:"dual"`
+				} `json:"card"`
+				MetricsArtifact string `json:"metrics_artifact"`
 			}
 			if json.Unmarshal(ev.Data, &d) != nil {
 				continue
@@ -244,6 +258,9 @@ func readEvidence(dataDir, runID string, p *plan.Plan, ans *eval.Answer) error {
 				}
 				if card != "" && !slices.Contains(ans.Cards, card) {
 					ans.Cards = append(ans.Cards, card)
+				}
+				if d.Card != nil && d.Card.Dual && d.Card.Pinned != "" {
+					readDual(dataDir, d.Card.Pinned, d.MetricsArtifact, ans)
 				}
 			}
 			if d.Contract != nil && d.Contract.Tier != "" {
@@ -268,4 +285,43 @@ func worstTier(a, b string) string {
 		return b
 	}
 	return a
+}
+
+// readDual adds the pinned version's values a dual metrics node recorded
+// (gmv@1 in its metric set) as that card's metrics, so that a question
+// pinning the old version is scored against the old definition.
+func readDual(dataDir, pinned, artifact string, ans *eval.Answer) {
+	id, err := hashid.Parse(artifact)
+	if err != nil {
+		return
+	}
+	st, err := store.OpenFileStore(runlog.ArtifactsDir(dataDir))
+	if err != nil {
+		return
+	}
+	b, err := st.Get(id)
+	if err != nil {
+		return
+	}
+	var set evidence.MetricSet
+	if json.Unmarshal(b, &set) != nil {
+		return
+	}
+	_, ver, _ := strings.Cut(pinned, "@")
+	for _, mv := range set.Metrics {
+		name, v, ok := strings.Cut(mv.Name, "@")
+		if !ok || v != ver || mv.Value == nil {
+			continue
+		}
+		if ans.CardMetrics == nil {
+			ans.CardMetrics = map[string]map[string]float64{}
+		}
+		if ans.CardMetrics[pinned] == nil {
+			ans.CardMetrics[pinned] = map[string]float64{}
+		}
+		ans.CardMetrics[pinned][name] = *mv.Value
+	}
+	if !slices.Contains(ans.Cards, pinned) {
+		ans.Cards = append(ans.Cards, pinned)
+	}
 }

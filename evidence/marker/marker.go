@@ -129,7 +129,7 @@ func parseOne(body string) (*Marker, string) {
 	case Metric:
 		name, unit, hasUnit := strings.Cut(rest, "|")
 		m.Name = strings.TrimSpace(name)
-		if !isName(m.Name) {
+		if !isMetricName(m.Name) {
 			return nil, fmt.Sprintf("metric name %q is not a name", m.Name)
 		}
 		if hasUnit {
@@ -220,6 +220,25 @@ func parseOne(body string) (*Marker, string) {
 		return nil, fmt.Sprintf("unknown marker kind %q (want m, i, v, table, t, c, q or see)", kind)
 	}
 	return m, ""
+}
+
+// isMetricName accepts a metric's name, or name@N for the values a card's
+// pinned version N computed next to the current one (on_card_upgrade:
+// dual records them as gmv@1).
+func isMetricName(s string) bool {
+	name, ver, ok := strings.Cut(s, "@")
+	if !ok {
+		return isName(s)
+	}
+	if !isName(name) || ver == "" {
+		return false
+	}
+	for _, r := range ver {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func isName(s string) bool {

@@ -155,6 +155,8 @@ func Body(d *Doc) []byte {
 	}
 	w.s("</section>\n")
 
+	w.runText(d) // runtext.go: outputs and model answers
+
 	w.s("<section class=\"al-metrics\">\n<h2 class=\"al-label\">Metrics</h2>\n")
 	if len(d.MetricSets) == 0 {
 		w.s("<p class=\"al-label\">This run computed no metrics.</p>\n")

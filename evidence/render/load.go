@@ -94,6 +94,12 @@ type Doc struct {
 	Hits       []*Hit
 	MetricSets []*MetricSet
 	Reports    []*Report
+	// Outputs are the run's outputs as run.finished records them, and
+	// Texts the text every model node answered (runtext.go): a run
+	// without a report node still has a report that shows what it
+	// produced.
+	Outputs map[string]any
+	Texts   []NodeText
 	// Problems lists what could not be resolved while rendering (a marker
 	// naming a missing metric, a cell out of range…), one sentence each.
 	// They are shown marked in the report.
@@ -234,6 +240,7 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 			}
 		case chain.TypeNodeFinished:
 			verdicts.add(e.Node, data[KeyContract])
+			d.addText(e.Node, data) // runtext.go
 			if id := str(KeyMetrics); id != "" {
 				b, err := fetch("metrics of node "+e.Node, id)
 				if err != nil {
@@ -258,6 +265,7 @@ func LoadSealed(runID, seal string, events []chain.Event, get func(id hashid.ID)
 			}
 		case chain.TypeRunFinished:
 			d.Meta.Status = str("status")
+			d.Outputs, _ = data["outputs"].(map[string]any)
 			if t := str("tier"); t != "" {
 				d.Meta.Tier = t
 				if t != "formal" {
@@ -371,7 +379,16 @@ func (d *Doc) Data() ([]byte, error) {
 		Hits       []art            `json:"hits"`
 		MetricSets []art            `json:"metricsets"`
 		Reports    []art            `json:"reports"`
-	}{Meta: d.Meta, Inputs: d.Inputs, Ledger: d.Ledger, Snapshots: []art{}, Hits: []art{}, MetricSets: []art{}, Reports: []art{}}
+		Outputs    map[string]any   `json:"outputs"`
+		Texts      []NodeText       `json:"texts"`
+	}{Meta: d.Meta, Inputs: d.Inputs, Ledger: d.Ledger, Snapshots: []art{}, Hits: []art{}, MetricSets: []art{}, Reports: []art{},
+		Outputs: d.Outputs, Texts: d.Texts}
+	if out.Outputs == nil {
+		out.Outputs = map[string]any{}
+	}
+	if out.Texts == nil {
+		out.Texts = []NodeText{}
+	}
 	if out.Ledger == nil {
 		out.Ledger = []evidence.Entry{}
 	}

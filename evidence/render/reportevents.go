@@ -10,7 +10,8 @@ import (
 // from (what LoadSealed needs): the event types the renderer reads (docs/formats.md, "Report":
 // run.started, run.resumed, evidence.added, node.finished, run.finished),
 // leaving out the node.finished events that cannot hold anything it reads
-// from one: a metrics_artifact, a report_artifact or a contract (its tier).
+// from one: a metrics_artifact, a report_artifact, a contract (its tier) or
+// a model node's answer (an output with a model).
 // The renderer decodes the data of every node.finished it is given; for a
 // run of 100,000 events that decoding was the largest part of the event
 // checks of verify, for events it then ignores.
@@ -46,6 +47,7 @@ var reportKeys = [][]byte{
 	[]byte(`"` + KeyMetrics + `"`),
 	[]byte(`"` + KeyReport + `"`),
 	[]byte(`"` + KeyContract + `"`),
+	[]byte(`"` + keyModel + `"`), // a model node's answer (runtext.go)
 }
 
 // mayFeedReport reports whether node.finished data may hold a key the

@@ -62,6 +62,7 @@ func (d *Doc) resolve(r *Report) []Part {
 	for _, e := range errs {
 		bad[e.Start] = e.Message
 	}
+	names := d.nameSet() // names.go
 	var parts []Part
 	// The spaces a dropped see marker would strand are not shown; their
 	// bytes, like the marker's, are a gap verify.js accepts (seeGapOK).
@@ -73,10 +74,14 @@ func (d *Doc) resolve(r *Report) []Part {
 				d.Problems = append(d.Problems, fmt.Sprintf("report %s: %s: %s", r.Node, sg.Text, msg))
 				continue
 			}
-			parts = append(parts, splitText(src, sg.Start, end, r.Art.Violations)...)
+			vs := r.Art.Violations
+			if un := d.unknownNames(r, names, sg.Text, sg.Start); len(un) > 0 {
+				vs = append(append([]evidence.Violation(nil), vs...), un...)
+			}
+			parts = append(parts, splitText(src, sg.Start, end, vs)...)
 			continue
 		}
-		p := d.fill(sg.Marker)
+		p := d.fill(sg.Marker, names)
 		if p.Kind == "" { // see: markers are not rendered
 			continue
 		}
@@ -146,7 +151,7 @@ func boundary(s string, i int) bool {
 }
 
 // fill resolves one marker.
-func (d *Doc) fill(m *marker.Marker) Part {
+func (d *Doc) fill(m *marker.Marker, names *evidence.Names) Part {
 	p := Part{Start: m.Start, End: m.End, Text: m.Raw}
 	unresolved := func(format string, args ...any) Part {
 		p.Kind, p.Text, p.Mark = PartText, m.Raw, "unresolved: "+fmt.Sprintf(format, args...)
@@ -216,15 +221,10 @@ func (d *Doc) fill(m *marker.Marker) Part {
 		p.Kind, p.Snapshot, p.Table, p.Text = PartTable, m.Snapshot, t, ""
 	case marker.TableRef:
 		p.Kind, p.Name, p.Text = PartTable1, m.Name, m.Name
-		if !d.hasTable(m.Name) {
-			p.Mark = fmt.Sprintf("no snapshot of the run queries table %q", m.Name)
-		}
+		p.Mark = names.Table(m.Name)
 	case marker.Column:
 		p.Kind, p.Name, p.Text = PartColumn, m.Name, m.Name
-		t, c, _ := strings.Cut(m.Name, ".")
-		if !d.hasColumn(t, c) {
-			p.Mark = fmt.Sprintf("no snapshot of table %q has a column %q", t, c)
-		}
+		p.Mark = names.Column(m.Name)
 	case marker.Quote:
 		h := d.Hit(m.Snapshot)
 		if h == nil {
@@ -253,24 +253,6 @@ func isMasked(s *evidence.Snapshot, col string, v any) bool {
 	for _, m := range s.Masked {
 		if m == col {
 			return v == evidence.MaskedValue
-		}
-	}
-	return false
-}
-
-func (d *Doc) hasTable(name string) bool {
-	for _, s := range d.Snapshots {
-		if s.Snap.Source == name {
-			return true
-		}
-	}
-	return false
-}
-
-func (d *Doc) hasColumn(table, col string) bool {
-	for _, s := range d.Snapshots {
-		if s.Snap.Source == table && colIndex(s.Snap, col) >= 0 {
-			return true
 		}
 	}
 	return false

@@ -63,3 +63,34 @@ func TestCardDualBothVersions(t *testing.T) {
 		t.Errorf("%d metrics, want 4", len(set.Metrics))
 	}
 }
+
+// TestCardDualPinnedVersionCitable: a model that cites the pinned
+// version's value of a dual card ([[m:gmv@1]]) gets it filled in, and the
+// report is formal; a version the card never computed is unresolved.
+func TestCardDualPinnedVersionCitable(t *testing.T) {
+	p := mkPlan([]plan.Node{
+		query("pull", "db_query__sales", "SELECT region, gmv FROM sales"),
+		nd("kpi", "metrics", "card", "gmvcard@1", "card_resolved", "gmvcard@2", "on_card_upgrade", upgradeDual),
+		nd("brief", "report", "prompt", "Write.", "numbers", "strict", "on_violation", "fail", "max_repairs", 0),
+		nd("out", "output", "fields", map[string]any{"text": "{{ nodes.brief.text }}"},
+			"contract", map[string]any{"report_from": "brief", "metrics_from": "kpi", "required_metrics": []any{"gmv"}}),
+	}, edges("pull -> kpi", "kpi -> brief", "brief -> out"))
+	p.Cards = map[string]plan.Card{
+		"gmvcard@2": {Name: "gmvcard", Version: 2, Metrics: map[string]plan.Metric{"gmv": {Expr: "sum(col(nodes.pull, 'gmv'))"}}},
+		"gmvcard@1": {Name: "gmvcard", Version: 1, Metrics: map[string]plan.Metric{"gmv": {Expr: "max(col(nodes.pull, 'gmv'))"}}},
+	}
+	res, rec := run(t, p, nil, withDB(salesDB()), withModel(scripted([]string{"GMV is [[m:gmv]] under the new definition, [[m:gmv@1]] under the old."}, "")))
+	if res.Status != StatusSucceeded {
+		t.Fatal(res.Err)
+	}
+	if got := finishedData(t, rec, "brief")["output"].(map[string]any)["text"]; got != "GMV is 2,000 under the new definition, 1,200 under the old." {
+		t.Errorf("text %q", got)
+	}
+	if res.Tier != "formal" {
+		t.Errorf("tier %q", res.Tier)
+	}
+	res, _ = run(t, p, nil, withDB(salesDB()), withModel(scripted([]string{"GMV was [[m:gmv@3]]."}, "")))
+	if res.Status != StatusFailed {
+		t.Errorf("gmv@3: %s", res.Status)
+	}
+}

@@ -12,7 +12,8 @@ import (
 // metrics_from, required_metrics, on_missing}: the issuance checker reads
 // the report as its model wrote it (markers in place: a marker is a value
 // the system fills from sealed evidence, so it is traced by construction,
-// and [[m:x]] mentions metric x) against the metrics of metrics_from.
+// and [[m:x]] mentions metric x) and every field of the output (contract
+// text in exec_contract_fields.go) against the metrics of metrics_from.
 // numbers: strict on the report node makes any untraced number withhold
 // the output. Violations the report node kept (on_violation: mark) other
 // than bare numbers, which the checker sees itself, degrade it. The
@@ -61,6 +62,7 @@ func (t *task) contract() (map[string]any, error) {
 		}
 	}
 	var metrics []issuance.Metric
+	comparable := true
 	if metricsFrom != "" {
 		out, _ := t.sc.node(metricsFrom)
 		m, _ := out.(map[string]any)
@@ -68,6 +70,11 @@ func (t *task) contract() (map[string]any, error) {
 		if m == nil || mn == nil {
 			reasons = append(reasons, fmt.Sprintf("metrics node %q did not finish, so no number can be traced", metricsFrom))
 		} else if defs, _, err := metricDefs(t.r.cfg.Plan, mn); err == nil {
+			reasons = append(reasons, untracedAtGoverned(t.r.cfg.Plan, metricsFrom, defs)...)
+			if r := incomparable(mn); r != "" {
+				reasons = append(reasons, r)
+				comparable = false
+			}
 			names := make([]string, 0, len(defs))
 			for k := range defs {
 				names = append(names, k)
@@ -83,10 +90,14 @@ func (t *task) contract() (map[string]any, error) {
 			}
 		}
 	}
-	res := issuance.Check(source, metrics, issuance.Options{Strict: strict, Required: required, OnMissing: onMissing})
+	text, parts, err := t.contractText(reportFrom, source)
+	if err != nil {
+		return nil, err
+	}
+	res := issuance.Check(text, metrics, issuance.Options{Strict: strict, Required: required, OnMissing: onMissing, Parts: parts})
 	bare := 0
 	for _, n := range res.Numbers {
-		if n.Ignored == nil && n.Matched == nil {
+		if n.Ignored == nil && n.Matched == nil && n.Start < len(source) {
 			bare++
 		}
 	}
@@ -104,7 +115,14 @@ func (t *task) contract() (map[string]any, error) {
 	ev.mu.Lock()
 	ev.tiers[t.id] = res.Tier
 	ev.mu.Unlock()
-	return map[string]any{"report_from": reportFrom, "metrics_from": metricsFrom, "tier": res.Tier, "issuance": res}, nil
+	rec := map[string]any{"report_from": reportFrom, "metrics_from": metricsFrom, "tier": res.Tier, "issuance": res}
+	if len(parts) > 0 {
+		rec["read"] = parts
+	}
+	if !comparable {
+		rec["comparable"] = false
+	}
+	return rec, nil
 }
 
 // findNode finds a top-level node of p by id.

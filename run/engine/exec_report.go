@@ -201,14 +201,17 @@ func (c *citable) forModel() *Evidence {
 // citable gathers what the report node may cite: the metrics of the
 // metrics nodes upstream of it (a later one shadows an earlier metric of
 // the same name), the snapshots of upstream tool and merge nodes, the
-// hits of upstream retrieve nodes, the inputs and the sources. Only
+// hits of upstream retrieve nodes and the inputs. Only
 // upstream nodes count, so that what a report may cite never depends on
 // how fast a parallel branch ran.
 func (t *task) citable() *citable {
 	c := &citable{metrics: map[string]*evidence.MetricValue{}, snaps: map[string]*evidence.Snapshot{},
-		hits: map[string]evidence.KnowledgeHit{}, inputs: t.sc.input, sources: map[string]bool{}}
-	for k := range t.r.cfg.Plan.Sources {
-		c.sources[k] = true
+		hits: map[string]evidence.KnowledgeHit{}, inputs: t.sc.input}
+	c.recordedBy = func(id string) string {
+		if s, ok := t.r.snapshot(id); ok {
+			return s.Node
+		}
+		return ""
 	}
 	for _, gn := range t.upstream() {
 		out, ok := t.sc.node(gn.n.ID)
@@ -227,6 +230,18 @@ func (t *task) citable() *citable {
 					c.metrics[name] = metricFromDef(name, d, v)
 				}
 			}
+			// The pinned version's values of a dual card (gmv@1) are
+			// citable as [[m:gmv@1]].
+			ev := t.r.evidence()
+			ev.mu.Lock()
+			if set := ev.metrics[gn.n.ID]; set != nil {
+				for i := range set.Metrics {
+					if mv := &set.Metrics[i]; strings.Contains(mv.Name, "@") && mv.Value != nil {
+						c.metrics[mv.Name] = mv
+					}
+				}
+			}
+			ev.mu.Unlock()
 		case "retrieve":
 			hits, _ := m["hits"].([]any)
 			for _, h := range hits {

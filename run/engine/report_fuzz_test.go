@@ -26,13 +26,12 @@ func FuzzReportCheck(f *testing.F) {
 	c := &citable{
 		metrics: map[string]*evidence.MetricValue{"gmv": metricFromDef("gmv", plan.Metric{Unit: "CNY"}, 2000)},
 		mnames:  []string{"gmv"},
-		snaps: map[string]*evidence.Snapshot{"Q1": {ID: "Q1", Columns: []string{"region", "gmv"}, Types: []string{"TEXT", "INTEGER"},
+		snaps: map[string]*evidence.Snapshot{"Q1": {ID: "Q1", Source: "sales", Tool: "db_query__sales", SQL: "SELECT region, SUM(amount) AS gmv FROM sales GROUP BY region", Columns: []string{"region", "gmv"}, Types: []string{"TEXT", "INTEGER"},
 			Rows: [][]any{{"north", int64(1200)}, {"south", nil}}}},
 		snapIDs: []string{"Q1"},
 		hits:    map[string]evidence.KnowledgeHit{"K1": {ID: "K1", Text: "Refunds take fourteen days."}},
 		hitIDs:  []string{"K1"},
 		inputs:  map[string]any{"week": "2026-W47"},
-		sources: map[string]bool{"sales": true},
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, strict := range []bool{true, false} {

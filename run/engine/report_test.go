@@ -132,13 +132,12 @@ func TestReportViolations(t *testing.T) {
 	c := &citable{
 		metrics: map[string]*evidence.MetricValue{"gmv": metricFromDef("gmv", plan.Metric{}, 2000)},
 		mnames:  []string{"gmv"},
-		snaps: map[string]*evidence.Snapshot{"Q1": {ID: "Q1", Columns: []string{"region", "gmv"}, Types: []string{"TEXT", "INTEGER"},
+		snaps: map[string]*evidence.Snapshot{"Q1": {ID: "Q1", Source: "sales", Tool: "db_query__sales", SQL: "SELECT region, SUM(amount) AS gmv FROM sales GROUP BY region", Columns: []string{"region", "gmv"}, Types: []string{"TEXT", "INTEGER"},
 			Rows: [][]any{{"north", int64(1200)}}}},
 		snapIDs: []string{"Q1"},
 		hits:    map[string]evidence.KnowledgeHit{"K1": {ID: "K1", Path: "notes/a.md", Text: "Refunds are issued within\nfourteen days."}},
 		hitIDs:  []string{"K1"},
 		inputs:  map[string]any{"week": "2026-W47"},
-		sources: map[string]bool{"sales": true},
 	}
 	for _, tc := range []struct {
 		text, kind string
@@ -153,6 +152,9 @@ func TestReportViolations(t *testing.T) {
 		{"It rose 7 points.", vBareNumber, false},
 		{"Sales grew strongly.", vUncitedClaim, true},
 		{"Table [[t:orders]].", vUnresolved, false},
+		{"Column [[c:sales.amout]], invented by the model.", vUnresolved, false},
+		{"Summed over `sales.amout`.", vUnknownName, false},
+		{"Summed over `regoin`.", vUnknownName, false},
 	} {
 		vs, _ := checkReport(tc.text, c, true, tc.cite)
 		found := false
@@ -170,6 +172,7 @@ func TestReportViolations(t *testing.T) {
 		"All figures are drawn from the recorded evidence.",
 		"The rows behind these figures:",
 		"Sales grew [[see:m:gmv,Q1]].",
+		"The `amount` of `sales` per `region`, as `gmv` for `week`; see `sales.region` and `SUM(amount)`.",
 	} {
 		if vs, _ := checkReport(ok, c, true, true); len(vs) != 0 {
 			t.Errorf("%q: unexpected violations %+v", ok, vs)

@@ -16,7 +16,7 @@ import (
 
 // citable is the evidence a report node may cite: the metrics of its
 // upstream metrics nodes, the run's snapshots and knowledge hits, the
-// flow's inputs and sources.
+// flow's inputs, and the table and column names of those snapshots.
 type citable struct {
 	metrics map[string]*evidence.MetricValue
 	mnames  []string // sorted
@@ -25,7 +25,11 @@ type citable struct {
 	hits    map[string]evidence.KnowledgeHit
 	hitIDs  []string
 	inputs  map[string]any
-	sources map[string]bool
+	names   *evidence.Names // built from snaps on first use (report_names.go)
+	// recordedBy names the node that recorded a snapshot of the run the
+	// report may not cite ("" when the run has none by that id), so that
+	// the reason says why (report_cite_scope.go).
+	recordedBy func(id string) string
 }
 
 func (c *citable) metricList() []issuance.Metric {
@@ -47,6 +51,7 @@ const (
 	vUnresolved   = "unresolved"
 	vUncitedClaim = "uncited_claim"
 	vUnsupported  = "unsupported"
+	vUnknownName  = "unknown_name"
 )
 
 // checkReport finds everything wrong with a report text: unparseable
@@ -70,6 +75,7 @@ func checkReport(text string, c *citable, strict, requireCitation bool) ([]evide
 			vs = append(vs, evidence.Violation{Start: m.Start, End: m.End, Kind: vUnresolved, Text: m.Raw, Message: msg})
 		}
 	}
+	vs = append(vs, c.unknownNames(segs)...) // report_names.go
 	var res issuance.Result
 	if strict {
 		res = issuance.Check(text, nil, issuance.Options{})
@@ -129,7 +135,7 @@ func (c *citable) resolve(m *marker.Marker) string {
 	case marker.Value:
 		s, ok := c.snaps[m.Snapshot]
 		if !ok {
-			return fmt.Sprintf("there is no snapshot %s; the snapshots are: %s", m.Snapshot, listOrNone(c.snapIDs))
+			return c.noSnapshot(m.Snapshot)
 		}
 		if m.Row >= len(s.Rows) {
 			return fmt.Sprintf("snapshot %s has %d rows; row %d does not exist", m.Snapshot, len(s.Rows), m.Row)
@@ -140,7 +146,7 @@ func (c *citable) resolve(m *marker.Marker) string {
 	case marker.Table:
 		s, ok := c.snaps[m.Snapshot]
 		if !ok {
-			return fmt.Sprintf("there is no snapshot %s; the snapshots are: %s", m.Snapshot, listOrNone(c.snapIDs))
+			return c.noSnapshot(m.Snapshot)
 		}
 		for _, col := range m.Cols {
 			if colIndex(s, col) < 0 {
@@ -151,14 +157,9 @@ func (c *citable) resolve(m *marker.Marker) string {
 			return fmt.Sprintf("snapshot %s has %d rows; rows=%d-%d is out of range", m.Snapshot, len(s.Rows), m.RowFrom, m.RowTo)
 		}
 	case marker.TableRef:
-		if !c.sources[m.Name] {
-			return fmt.Sprintf("there is no table %q", m.Name)
-		}
+		return c.nameSet().Table(m.Name)
 	case marker.Column:
-		tbl, _, _ := strings.Cut(m.Name, ".")
-		if !c.sources[tbl] {
-			return fmt.Sprintf("there is no table %q", tbl)
-		}
+		return c.nameSet().Column(m.Name)
 	case marker.Quote:
 		h, ok := c.hits[m.Snapshot]
 		if !ok {

@@ -230,6 +230,9 @@
 
     // ---- evidence as the events say ----
     var ledger = [], sets = [], reps = [], meta = { plan: "" }, inputs = {}, loadErr = null;
+    // what the run produced, as evidence/render (runtext.go) reads it:
+    // the outputs of run.finished and every model node's answer
+    var outputs = {}, texts = [];
     // contracted outputs and the reasons of those not formal, as
     // evidence/render (tier.go) gathers them for meta.tier_reasons
     var ctNodes = [], ctBad = {}, ctOrder = [];
@@ -275,10 +278,12 @@
           else if (ent.kind !== "knowledge") throw new Error("evidence " + ent.id + ": unknown kind " + JSON.stringify(ent.kind));
         } else if (e.type === "node.finished") {
           if (isObj(d)) addContract(e.node || "", d.contract);
+          if (isObj(d) && !Object.prototype.hasOwnProperty.call(d, "report_artifact") && isObj(d.output) && typeof d.output.text === "string" && Object.prototype.hasOwnProperty.call(d.output, "model")) texts.push({ node: e.node || "", text: d.output.text });
           if (str(d, "metrics_artifact")) { getJSON("metrics of node " + e.node, d.metrics_artifact); sets.push({ node: e.node || "", artifact: d.metrics_artifact }); }
           if (str(d, "report_artifact")) { getJSON("report of node " + e.node, d.report_artifact); reps.push({ node: e.node || "", artifact: d.report_artifact }); }
         } else if (e.type === "run.finished") {
           meta.status = str(d, "status");
+          outputs = isObj(d) && isObj(d.outputs) ? d.outputs : {};
           if (str(d, "tier")) {
             meta.tier = str(d, "tier");
             if (meta.tier !== "formal") { var tr = contractReasons(); if (tr.length) meta.tier_reasons = tr; else delete meta.tier_reasons; }
@@ -359,6 +364,8 @@
       if (!canonEq(d.ledger, ledger)) fail("evidence", "the report data's ledger differs from the evidence.added events");
       if (!canonEq(d.meta, meta)) fail("evidence", "the report data's run facts (run, seal, plan, status…) differ from the sealed events");
       if (!canonEq(d.inputs, inputs)) fail("evidence", "the report data's inputs differ from run.started");
+      if (!canonEq(d.outputs || {}, outputs)) fail("evidence", "the report data's outputs differ from run.finished");
+      if (!canonEq(d.texts || [], texts)) fail("evidence", "the report data's model answers differ from the node.finished events");
     }
     done("evidence", "the embedded report data is the sealed evidence");
 
@@ -366,13 +373,14 @@
     var main = document.getElementById("al-report");
     if (!main || !d) fail("report", "the visible report is missing");
     else {
-      var names = { m: "number m:", v: "cell ", i: "input i:", s: "text", q: "quotation from ", h: "column name ", t: "name ", c: "name ", f: "field ", tr: "tier reason ", mf: "formula of metric ", mn: "metric name ", sql: "SQL of ", sid: "heading ", rc: "row count of ", kp: "path of ", kt: "text of ", node: "node " };
+      var names = { m: "number m:", v: "cell ", i: "input i:", s: "text", q: "quotation from ", h: "column name ", t: "name ", c: "name ", f: "field ", tr: "tier reason ", mf: "formula of metric ", mn: "metric name ", sql: "SQL of ", sid: "heading ", rc: "row count of ", kp: "path of ", kt: "text of ", node: "node ", on: "output name ", o: "output ", x: "model answer " };
       var itemName = function (el) {
         var kk = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; };
         if (kk === "v") return "cell " + g("data-q") + ".r" + g("data-r") + "." + g("data-c");
         if (kk === "s") return "text at bytes " + g("data-a") + "-" + g("data-b");
         if (kk === "h") return "column name " + g("data-q") + "." + g("data-c");
         if (kk === "tr") return "tier reason " + g("data-i");
+        if (kk === "x") return "model answer " + g("data-i");
         return (names[kk] || "item ") + (g("data-n") || g("data-q"));
       };
       var els = main.querySelectorAll("[data-k]");

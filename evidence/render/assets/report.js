@@ -278,6 +278,11 @@ var AL = (function () {
         if (x === null || x.indexOf("|") < 0 || !d.hit[q]) return null;
         return x.slice(x.indexOf("|") + 1, x.length - 2);
       case "f": return d.meta[n] === undefined ? null : String(d.meta[n]);
+      case "on": return d.outputs && Object.prototype.hasOwnProperty.call(d.outputs, n) ? n : null;
+      case "o": return d.outputs && Object.prototype.hasOwnProperty.call(d.outputs, n) ? formatInput(d.outputs[n]) : null;
+      case "x":
+        x = d.texts, n = +attr(el, "data-i");
+        return Array.isArray(x) && n >= 0 && n < x.length && x[n] && typeof x[n].text === "string" ? x[n].text : null;
       case "tr":
         x = d.meta.tier_reasons, n = +attr(el, "data-i");
         return Array.isArray(x) && n >= 0 && n < x.length && typeof x[n] === "string" ? x[n] : null;
@@ -360,18 +365,61 @@ var AL = (function () {
       txt = String(r) + (ok ? " = recorded value " : " ≠ recorded value ") + String(mv.value);
     } catch (e) { txt = "cannot recompute: " + e.message + (mv.error ? " (recorded error: " + mv.error + ")" : ""); }
     box.appendChild(h("p", txt, ok ? "al-ok" : "al-bad"));
-    var byQ = {};
-    (mv.cells || []).forEach(function (c) {
-      if (c.row < 0) return;
+    // Lineage: the metrics this one uses, with their values (each opens
+    // its own panel), and every cell read on the way, through them too.
+    var lin = lineage(set, name);
+    if ((mv.uses || []).length) {
+      box.appendChild(h("h4", "Uses (" + mv.uses.length + ")"));
+      var ul = h("ul", null, "al-uses");
+      mv.uses.forEach(function (u) {
+        var um = metric(data, set, u), li = h("li");
+        var ref = h("span", u + " = " + (um ? (formatMetric(um) || "no value") : "not recorded"), "al-ref");
+        ref.setAttribute("data-k", "m"); ref.setAttribute("data-set", set); ref.setAttribute("data-n", u); ref.setAttribute("tabindex", "0");
+        li.appendChild(ref);
+        if (um) li.appendChild(h("code", " " + um.formula));
+        ul.appendChild(li);
+      });
+      box.appendChild(ul);
+    }
+    var byQ = {}, counted = {}, n = 0;
+    lin.cells.forEach(function (c) {
+      n++;
+      if (c.row < 0) { counted[c.snapshot] = true; return; }
       (byQ[c.snapshot] = byQ[c.snapshot] || {})[c.row] = (byQ[c.snapshot] || {})[c.row] || {};
       byQ[c.snapshot][c.row][c.column] = true;
     });
-    box.appendChild(h("h4", "Cited cells (" + (mv.cells || []).length + ")"));
+    var via = lin.via.length ? " — " + (mv.cells || []).length + " read directly, the rest through " + lin.via.join(", ") : "";
+    box.appendChild(h("h4", "Cited cells (" + n + ")" + via));
     Object.keys(byQ).sort().forEach(function (q) {
       var rows = Object.keys(byQ[q]).map(Number);
       rowsAround(box, q, around(rows, 60), byQ[q]);
     });
+    Object.keys(counted).sort().forEach(function (q) {
+      var s = data.snap[q], all = [];
+      box.appendChild(h("h4", "Rows counted in " + q + " (" + (s ? s.rows.length : 0) + ")"));
+      for (var i = 0; s && i < s.rows.length && i < 60; i++) all.push(i);
+      rowsAround(box, q, all, {});
+    });
     sealStatus(box, ms && ms.artifact);
+  }
+  // lineage collects, through the metrics a metric uses (recursively,
+  // each once), every cell they read: {cells, via} with via the names of
+  // the metrics passed through, in the order met.
+  function lineage(set, name) {
+    var seen = {}, cells = [], key = {}, via = [];
+    (function walk(n, top) {
+      if (seen[n]) return;
+      seen[n] = true;
+      var mv = metric(data, set, n);
+      if (!mv) return;
+      if (!top) via.push(n);
+      (mv.cells || []).forEach(function (c) {
+        var k = c.snapshot + "\u0000" + c.row + "\u0000" + c.column;
+        if (!key[k]) { key[k] = true; cells.push(c); }
+      });
+      (mv.uses || []).forEach(function (u) { walk(u, false); });
+    })(name, true);
+    return { cells: cells, via: via };
   }
   function show(el) {
     if (!data) return;

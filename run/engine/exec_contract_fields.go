@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentlab/agentlab/issuance"
+)
+
+// contractText joins what an output contract reads: the report named by
+// report_from as its model wrote it (source), then every field of the
+// output, sorted by name. Every number that leaves the run through the
+// output is therefore read, whatever the contract names: a model's text in
+// a field is a narrative like any other, and a field holding a metric's
+// value mentions that metric. Fields are rendered with every report
+// node's text replaced by its source, so a report's markers stay markers
+// (traced by construction) instead of the numbers the system filled in
+// for them; a field that is exactly the report's source is not read twice.
+// The parts say where each piece starts, for the reasons and the record.
+func (t *task) contractText(reportFrom, source string) (string, []issuance.Part, error) {
+	var b strings.Builder
+	var parts []issuance.Part
+	add := func(name, text string) {
+		if text == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		parts = append(parts, issuance.Part{Name: name, Start: b.Len(), End: b.Len() + len(text)})
+		b.WriteString(text)
+	}
+	if reportFrom != "" {
+		add("report "+reportFrom, source)
+	}
+	fields := t.node.Map("fields")
+	names := make([]string, 0, len(fields))
+	for k := range fields {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	env := t.markerEnv()
+	for _, k := range names {
+		v := fields[k]
+		if src, ok := v.(string); ok {
+			s, err := render(src, env)
+			if err != nil {
+				return "", nil, fmt.Errorf("node %q: field %q: %v", t.id, k, err)
+			}
+			v = s
+		}
+		text := fieldText(v)
+		if reportFrom != "" && text == source {
+			continue
+		}
+		add("field "+k, text)
+	}
+	return b.String(), parts, nil
+}
+
+// markerEnv is the template environment with the text of every finished
+// report node replaced by its source, markers in place.
+func (t *task) markerEnv() map[string]any {
+	env := t.sc.env()
+	nodes, _ := env["nodes"].(map[string]any)
+	for id, out := range nodes {
+		m, ok := out.(map[string]any)
+		if !ok {
+			continue
+		}
+		src, ok := m["source"].(string)
+		if n := findNode(t.r.cfg.Plan, id); !ok || n == nil || n.Type != "report" {
+			continue
+		}
+		c := make(map[string]any, len(m))
+		for k, v := range m {
+			c[k] = v
+		}
+		c["text"] = src
+		nodes[id] = c
+	}
+	return env
+}
+
+// fieldText is the text the checker reads for one field's value: a string
+// as it is, a number written out in full, and every string and number of a
+// list or mapping (keys sorted), one per line.
+func fieldText(v any) string {
+	var lines []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			if x != "" {
+				lines = append(lines, x)
+			}
+		case float64:
+			if !math.IsNaN(x) && !math.IsInf(x, 0) {
+				lines = append(lines, strconv.FormatFloat(x, 'f', -1, 64))
+			}
+		case int:
+			lines = append(lines, strconv.Itoa(x))
+		case int64:
+			lines = append(lines, strconv.FormatInt(x, 10))
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k])
+			}
+		}
+	}
+	walk(v)
+	return strings.Join(lines, "\n")
+}
