@@ -95,8 +95,10 @@ type ContinueOn struct {
 	Failed bool `yaml:"failed"`
 }
 
-// Container runs the agentlab image.
+// Container runs the agentlab image. Name is required by the Kubernetes
+// container schema Argo validates against ("main" is Argo's own default).
 type Container struct {
+	Name       string   `yaml:"name"`
 	Image      string   `yaml:"image"`
 	Command    []string `yaml:"command"`
 	Args       []string `yaml:"args"`
@@ -135,7 +137,7 @@ func (o Options) container(args ...string) *Container {
 	}
 	args = append(args, "--store", o.Store, "--data-dir", d)
 	args = append(args, o.Extra...)
-	return &Container{Image: o.Image, Command: []string{"agentlab"}, Args: args, WorkingDir: o.WorkingDir, Env: o.Env}
+	return &Container{Name: "main", Image: o.Image, Command: []string{"agentlab"}, Args: args, WorkingDir: o.WorkingDir, Env: o.Env}
 }
 
 func (o Options) check() error {
