@@ -4,6 +4,8 @@
 // binary; the shared store is the only thing the tasks share, so Argo is
 // the engine and agentlab needs no coordinator of its own
 // (docs/scale.md). The output is plain YAML: no Argo Go dependency.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package argo
 
 import (

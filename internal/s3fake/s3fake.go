@@ -2,6 +2,8 @@
 // (gofakes3 over memory), with hooks to play a hostile or failing server:
 // one that ignores conditional PUTs, fails after N writes, or whose
 // objects are edited behind agentlab's back. Only tests import it.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package s3fake
 
 import (

@@ -13,6 +13,8 @@
 // run write the same bytes and two publishing different seals never touch
 // each other's files. SEAL is the commit point: whoever reads it finds
 // everything it names.
+//
+// Where it fits: docs/architecture.md#running.
 package share
 
 import (

@@ -3,6 +3,8 @@
 // either content-addressed or written once with a conditional PUT, so no
 // lock or coordinator is needed. Only the commands that publish, pull or
 // list (cmd/agentlab) import it; verify never does.
+//
+// Where it fits: docs/architecture.md#running.
 package bucket
 
 import (
