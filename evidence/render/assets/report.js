@@ -421,31 +421,59 @@ var AL = (function () {
     document.body.classList.add("al-open");
   }
   function hide() {
-    document.getElementById("al-panel").hidden = true;
+    var p = document.getElementById("al-panel");
+    if (!p || p.hidden) return;
+    p.hidden = true;
     document.body.classList.remove("al-open");
+    if (opener && document.contains(opener)) opener.focus();
+    opener = null;
   }
   function artifactOf(q) {
     var all = data.snapshots.concat(data.hits);
     for (var i = 0; i < all.length; i++) if (all[i].id === q) return all[i].artifact;
     return null;
   }
-  function init() {
-    var el = document.getElementById("al-data");
-    try { data = loadData(el.textContent); } catch (e) { data = null; }
+  // bind opens the panel from a click, Enter or Space on any item; focus
+  // moves into the panel and back to the item when it closes.
+  var bound = false, opener = null;
+  function bind() {
+    if (bound) return;
+    bound = true;
     document.addEventListener("click", function (ev) {
       var t = ev.target.closest && ev.target.closest(".al-ref");
-      if (t) show(t);
+      if (t) open(t);
     });
     document.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" && ev.target.classList && ev.target.classList.contains("al-ref")) show(ev.target);
+      var t = ev.target;
+      if ((ev.key === "Enter" || ev.key === " ") && t.classList && t.classList.contains("al-ref")) { ev.preventDefault(); open(t); }
       if (ev.key === "Escape") hide();
     });
-    document.getElementById("al-close").addEventListener("click", hide);
+  }
+  function open(t) {
+    opener = t;
+    show(t);
+    var close = document.getElementById("al-close");
+    if (close && !document.getElementById("al-panel").hidden) close.focus();
+  }
+  // start shows the panel for data, the report's evidence: report.html
+  // reads its own data block; bundle.html waits for its verifier, which
+  // passes the evidence it checked.
+  function start(d) {
+    data = d;
+    bind();
+    var close = document.getElementById("al-close");
+    if (close) close.addEventListener("click", hide);
+  }
+  function init() {
+    if (typeof AL_LAYOUT !== "undefined") return; // a bundle: the verifier calls start
+    var d = null;
+    try { d = loadData(document.getElementById("al-data").textContent); } catch (e) { d = null; }
+    start(d);
   }
   if (typeof document !== "undefined") {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
   }
-  return { calc: calc, sameValue: sameValue, canon: canon, fixed: fixed, formatMetric: formatMetric, formatCell: formatCell,
+  return { start: start, calc: calc, sameValue: sameValue, canon: canon, fixed: fixed, formatMetric: formatMetric, formatCell: formatCell,
     formatInput: formatInput, loadData: loadData, expected: expected, metric: metric, cell: cell, enc: enc };
 })();
 if (typeof module !== "undefined") module.exports = AL;
