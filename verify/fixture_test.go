@@ -92,7 +92,7 @@ func TestBundleVerifies(t *testing.T) {
 // URL and loads nothing (no src, href, url(), @import, fetch).
 func TestBundleMakesNoRequests(t *testing.T) {
 	b, _ := fixtureBundle(t)
-	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-[A-Za-z0-9+/=]{44}&#39;; style-src &#39;unsafe-inline&#39;; img-src data:; base-uri &#39;none&#39;; form-action &#39;none&#39;">`)
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-[A-Za-z0-9+/=]{44}&#39;; style-src &#39;sha256-[A-Za-z0-9+/=]{44}&#39;; img-src data:; base-uri &#39;none&#39;; form-action &#39;none&#39;">`)
 	if n := len(csp.FindAll(b, -1)); n != 1 {
 		t.Fatalf("the bundle has %d Content-Security-Policy meta elements of the expected form, want 1", n)
 	}

@@ -474,7 +474,7 @@ func tampers() []tamper {
 			return mustReplace(t, b, "<title>Bundle: Report: weekly-sales</title>", "<title>Bundle: Report: weekly-sale</title>", 1)
 		}, CheckPage, "byte"},
 		{"verifier script changed", func(t *testing.T, b []byte) []byte {
-			return mustReplace(t, b, "NOT VERIFIED: this file", "NOT VERIFIED: thIs file", 1)
+			return mustReplace(t, b, "This file does not match its seal", "This file does not match its sea1", 1)
 		}, CheckPage, "byte"},
 		{"CSP removed", func(t *testing.T, b []byte) []byte {
 			i := bytes.Index(b, []byte(`<meta http-equiv="Content-Security-Policy"`))

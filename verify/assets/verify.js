@@ -217,7 +217,7 @@
     if (typeof m.seal.plan === "string") wantArts[m.seal.plan] = true;
     sealed.forEach(function (e) { if (e.type === "run.started" && isObj(e.data) && typeof e.data.inputs_hash === "string" && e.data.inputs_hash) wantArts[e.data.inputs_hash] = true; });
     Object.keys(wantArts).forEach(function (a) {
-      if (!Object.prototype.hasOwnProperty.call(arts, a) && !inSeal[a] && a !== m.seal.plan) fail("seal", "the inputs artifact " + short(a) + " that run.started names is not in the bundle");
+      if (!Object.prototype.hasOwnProperty.call(arts, a) && m.seal.artifacts.indexOf(a) < 0 && a !== m.seal.plan) fail("seal", "the inputs artifact " + short(a) + " that run.started names is not in the bundle");
     });
     order.forEach(function (a) { if (!wantArts[a]) fail("seal", "artifact " + short(a) + " is embedded but is neither sealed nor the plan or the inputs"); });
     done("seal", "seal " + m.seal_hash + " over events 1-" + m.seal.seq + " and " + m.seal.artifacts.length + " artifacts");
