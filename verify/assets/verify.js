@@ -322,7 +322,7 @@
     if (sealHash && meta.head && meta.plan && !(fails.events && fails.events.length)) meta.seal = sealHash;
     Object.keys(meta).forEach(function (k) { if (meta[k] === "" && k !== "plan") delete meta[k]; });
 
-    var d = null, expectedDoc = null;
+    var d = null, expectedDoc = null, docDiff = null;
     try { d = AL.loadData(pristine.getElementById("al-data").textContent); } catch (err) { d = null; }
 
     // ---- ledger ----
@@ -367,6 +367,19 @@
     });
     done("metrics", n + " metrics recomputed from their cited cells");
 
+    // ---- the document the evidence renders to, compared with the page ----
+    var ev = null;
+    if (!loadErr && !lineBad && end >= 0) {
+      ev = { meta: meta, inputs: inputs, ledger: ledger, snapshots: evSnaps, hits: evHits, metricsets: evSets, reports: evReps };
+      var csp = "default-src 'none'; script-src '" + (await sha256Source(SELF)) + "'; style-src '" + (await sha256Source(AL_CSS)) +
+        "'; img-src data:; base-uri 'none'; form-action 'none'";
+      var want = null;
+      try { want = ALPage.documentHTML(ev, m, arts, order.slice().sort(), SELF, csp); } catch (err) { docDiff = { check: "page", detail: "cannot render the bundle again: " + err.message }; }
+      if (want !== null) {
+        expectedDoc = new DOMParser().parseFromString(want, "text/html");
+        docDiff = firstDifference(expectedDoc, pristine);
+      }
+    }
     // ---- evidence: the report's data block is the sealed evidence ----
     if (!d) fail("evidence", "the report data embedded in the page (al-data) is unreadable");
     else if (loadErr) fail("evidence", "not compared: the evidence could not be loaded");
@@ -390,6 +403,7 @@
       if (!canonEq(d.meta, meta)) fail("evidence", "the report data's run facts (run, seal, plan, status…) differ from the sealed events");
       if (!canonEq(d.inputs, inputs)) fail("evidence", "the report data's inputs differ from run.started");
     }
+    if (docDiff && docDiff.check === "evidence") fail("evidence", docDiff.detail);
     done("evidence", "the embedded report data is the sealed evidence");
 
     // ---- report: re-fill every item from the evidence and compare ----
@@ -457,22 +471,13 @@
         if (rows !== Math.min(20, s.data.rows.length)) fail("report", "the evidence appendix shows " + rows + " rows of " + s.id);
       });
     }
+    if (docDiff && docDiff.check === "report") fail("report", docDiff.detail);
     done("report", "every number, cell, name and quotation of the visible report re-fills from the sealed evidence");
 
     // ---- page: the whole document is the one its evidence renders to ----
-    var ev = null;
-    if (!loadErr && !lineBad && end >= 0) {
-      ev = { meta: meta, inputs: inputs, ledger: ledger, snapshots: evSnaps, hits: evHits, metricsets: evSets, reports: evReps };
-      var csp = "default-src 'none'; script-src '" + (await sha256Source(SELF)) + "'; style-src '" + (await sha256Source(AL_CSS)) +
-        "'; img-src data:; base-uri 'none'; form-action 'none'";
-      var want = null;
-      try { want = ALPage.documentHTML(ev, m, arts, order.slice().sort(), SELF, csp); } catch (err) { fail("page", "cannot render the bundle again: " + err.message); }
-      if (want !== null) {
-        expectedDoc = new DOMParser().parseFromString(want, "text/html");
-        var diff = firstDifference(expectedDoc, pristine);
-        if (diff) fail(diff.check, diff.detail);
-      }
-    } else fail("page", "not compared: the evidence could not be loaded");
+    // (compared above; the difference belongs to the check of its part)
+    if (!docDiff) { if (!ev) fail("page", "not compared: the evidence could not be loaded"); }
+    else if (docDiff.check === "page") fail("page", docDiff.detail);
     done("page", "the document is exactly the bundle its evidence renders to");
 
     // ---- signature ----
@@ -627,6 +632,9 @@
       clearStyles();
       document.body.replaceChildren(verdictBox(false, failing));
       document.title = "NOT VERIFIED: " + (failing.join(", ") || "the page");
+      // whatever edits the failure afterwards, the failure comes back
+      watching = new MutationObserver(function () { show(null, null); });
+      watching.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
     } else {
       var main = document.importNode(expectedDoc.getElementById("al-report"), true), panel = document.importNode(expectedDoc.getElementById("al-panel"), true);
       document.body.replaceChildren(verdictBox(true, []), main, panel);
