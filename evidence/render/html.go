@@ -87,7 +87,7 @@ func Assemble(p Page) []byte {
 }
 
 // PanelHTML is the empty side panel every page carries.
-const PanelHTML = "<aside id=\"al-panel\" hidden><button type=\"button\" id=\"al-close\" aria-label=\"close\">×</button><div id=\"al-panel-body\"></div></aside>\n"
+const PanelHTML = "<aside id=\"al-panel\" tabindex=\"-1\" aria-label=\"evidence\" hidden><button type=\"button\" id=\"al-close\" aria-label=\"close\">×</button><div id=\"al-panel-body\"></div></aside>\n"
 
 // Layout slots: LayoutTemplate marks each slot with one of them, so that
 // the bundle's verifier fills the very layout Assemble writes.
