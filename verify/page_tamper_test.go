@@ -170,7 +170,9 @@ func pageTampers() []pageTamper {
 		{"run fact edited", sub(`data-n="status">succeeded</dd>`, `data-n="status">approved</dd>`, 1), CheckReport, 0},
 		{"tier edited", sub(`data-n="tier">degraded</dd>`, `data-n="tier">formal</dd>`, 1), CheckReport, 0},
 		// the evidence blocks
-		{"inputs block removed", func(t *testing.T, b string) string { return parsedText(t, b, func(bd *bundle) { delete(bd.arts, inputsHashOf(t, bd)) }) }, CheckSeal, 0},
+		{"inputs block removed", func(t *testing.T, b string) string {
+			return parsedText(t, b, func(bd *bundle) { delete(bd.arts, inputsHashOf(t, bd)) })
+		}, CheckSeal, 0},
 		{"extra artifact block", func(t *testing.T, b string) string {
 			return parsedText(t, b, func(bd *bundle) { bd.arts[hashid.Sum([]byte("extra")).String()] = []byte("extra") })
 		}, CheckSeal, 0},
