@@ -652,7 +652,7 @@
       });
       watching.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
     }
-    window.ALResult = { ok: ok, checks: checks };
+    window.ALResult = { ok: ok, checks: checks, ms: Math.round(performance.now()) }; // ms: from navigation to this verdict
   }
 
   function start() {
