@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -100,6 +101,18 @@ func TestBundleMakesNoRequests(t *testing.T) {
 	for _, bad := range []string{"http://", "https://", "//cdn", " src=", " href=", "url(", "@import", "fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon", "import("} {
 		if i := bytes.Index(outside, []byte(bad)); i >= 0 {
 			t.Errorf("the bundle names %q outside its data: %q", bad, outside[max(0, i-40):min(len(outside), i+40)])
+		}
+	}
+}
+
+// TestBundleScriptStaysInItsElement: the inline script never holds the
+// text that would end its element early or open a comment the parser
+// reads differently (the renderer writes "<\/script>").
+func TestBundleScriptStaysInItsElement(t *testing.T) {
+	s := strings.ToLower(BundleScript())
+	for _, bad := range []string{"</script", "<!--"} {
+		if i := strings.Index(s, bad); i >= 0 {
+			t.Errorf("the bundle script holds %q: %q", bad, s[max(0, i-40):min(len(s), i+40)])
 		}
 	}
 }
