@@ -83,7 +83,7 @@ func sha256Source(text string) string {
 
 // Assemble writes a page.
 func Assemble(p Page) []byte {
-	return []byte(layout(html.EscapeString(p.Title), html.EscapeString(CSP(p.Script)), p.Before, string(p.Body), string(p.Data), p.After, p.Script))
+	return []byte(layout(escape(p.Title), html.EscapeString(CSP(p.Script)), p.Before, string(p.Body), string(p.Data), p.After, p.Script))
 }
 
 // PanelHTML is the empty side panel every page carries.
@@ -309,9 +309,17 @@ func RowCount(shown, total int, truncated bool) string {
 type htmlWriter struct{ b bytes.Buffer }
 
 func (w *htmlWriter) s(s string) { w.b.WriteString(s) }
-func (w *htmlWriter) t(s string) { w.b.WriteString(html.EscapeString(s)) }
+func (w *htmlWriter) t(s string) { w.b.WriteString(escape(s)) }
 func (w *htmlWriter) a(k, v string) {
-	w.b.WriteString(" " + k + "=\"" + html.EscapeString(v) + "\"")
+	w.b.WriteString(" " + k + "=\"" + escape(v) + "\"")
+}
+
+// escape is html.EscapeString that also writes CR as &#13;: the HTML
+// parser turns a raw CR (and CR LF) into LF, so without it the page would
+// not hold the text the evidence gives, and the browser verifier, which
+// reads the parsed page, could not tell.
+func escape(s string) string {
+	return strings.ReplaceAll(html.EscapeString(s), "\r", "&#13;")
 }
 
 func (w *htmlWriter) part(d *Doc, r *Report, p *Part) {

@@ -8,8 +8,8 @@
 var ALPage = (function () {
   "use strict";
   var enc = new TextEncoder(), dec = new TextDecoder();
-  var HTML_ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&#39;", "\"": "&#34;" };
-  function esc(s) { return String(s).replace(/[&<>'"]/g, function (c) { return HTML_ESC[c]; }); }
+  var HTML_ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "'": "&#39;", "\"": "&#34;", "\r": "&#13;" };
+  function esc(s) { return String(s).replace(/[&<>'"\r]/g, function (c) { return HTML_ESC[c]; }); }
 
   // ---- JSON as encoding/json writes it ----
   function goString(s) {

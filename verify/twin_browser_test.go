@@ -1,0 +1,50 @@
+package verify
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/agentlab/agentlab/internal/evfixture"
+)
+
+// twinReports are report texts a misbehaving model could write: every
+// marker kind resolved and unresolved, markers that do not parse or do
+// not close, see markers before every kind of closer, text in several
+// scripts and HTML that must stay text. The page renderer in the browser
+// (verify/assets/page.js) must render each exactly as evidence/render
+// does, or the untouched bundle would not verify there.
+var twinReports = []string{
+	"[[m:gmv]][[m:gmv|k]][[m:gmv|%]][[m:gmv|亿]][[m:gmv|B]] [[m:nope]] [[m:gmv|xx]] [[m:9bad]]",
+	"[[i:week]] [[i:nope]] [[i:]] [[v:Q1.r0.amount]][[v:Q1.r9.amount]][[v:Q1.r0.nope]][[v:Q9.r0.amount]][[v:Q1.x.amount]][[v:Q1.r0.customer]]",
+	"[[table:Q1]]\n[[table:Q1 cols=amount rows=1-1]][[table:Q1 rows=2]][[table:Q1 rows=5-9]][[table:Q1 cols=nope]][[table:Q1 bad=1]][[table:Q9]][[table:K1]]",
+	"[[t:sales]] [[t:refunds]] [[c:sales.amount]] [[c:sales.nope]] [[c:bad]] [[q:K1|the north region leads]] [[q:K1|not in the text]] [[q:K9|x]] [[q:K1|]]",
+	"unclosed [[m:gmv and [[m:gmv]] then [[ [[ nested [[m:gmv]]]] end [[",
+	"see [[see:m:gmv]]. see [[see:Q1]] , see\t[[see:Q1]][[see:m:gmv]]! see [[see:Q1]]x see [[see:]] see [[see:Q1]]",
+	"中文 [[see:Q1]]。句子 [[m:gmv|万]]，完成 [[see:m:gmv]]！ emoji 🧪 [[m:north_share]] ‮rtl‬ & <b>bold</b> \"quoted\" 'single'",
+	"[[unknown:x]] [[m gmv]] [[:x]] [[ m : gmv | 万 ]] [[ v : Q1.r1.region ]] [[table: Q1 cols=region, amount rows=0-0 ]]",
+	"",
+	"no markers at all, only text\n\n  with blank lines and trailing spaces   ",
+	"[[see:Q1]] leading see, trailing see [[see:m:gmv]]",
+	"[[m:gmv]]\r\n[[i:week]]\ttab [[see:Q1]]\r\n",
+}
+
+// TestRendererTwinOnHostileReports builds a sealed run per report text,
+// writes its bundle and requires both verifiers to accept it.
+func TestRendererTwinOnHostileReports(t *testing.T) {
+	browser(t)
+	for i, src := range twinReports {
+		r := fixtureRun(t, evfixture.Options{Report: src})
+		var buf bytes.Buffer
+		if err := WriteBundle(&buf, r.Dir, BundleOptions{}); err != nil {
+			t.Fatalf("report %d: %v", i, err)
+		}
+		if res := verifyVariant(t, buf.Bytes(), Options{}); !res.OK {
+			t.Fatalf("report %d: the CLI rejects the untouched bundle: %v", i, failing(res.Checks))
+		}
+		br := openBundle(t, writeTemp(t, fmt.Sprintf("twin%02d.html", i), buf.Bytes()))
+		if !br.OK {
+			t.Errorf("report %d %q: the browser renders it differently: %v", i, src, failing(br.Checks))
+		}
+	}
+}
