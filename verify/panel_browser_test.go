@@ -148,3 +148,33 @@ func sameWidth(w string) bool {
 	a, b, _ := strings.Cut(w, "/")
 	return a == b
 }
+
+// TestBundleWithoutScriptsSaysNotVerified: with scripts off the page says
+// it is not verified, and the report under the notice is marked as an
+// unverified copy.
+func TestBundleWithoutScriptsSaysNotVerified(t *testing.T) {
+	b, _ := fixtureBundle(t)
+	tab, cancel := context.WithTimeout(browser(t), 30*time.Second)
+	defer cancel()
+	noScripts := func(off bool) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: off})
+			return err
+		})
+	}
+	defer func() { _ = chromedp.Do(browser(t), noScripts(false)) }()
+	abs, _ := filepath.Abs(writeTemp(t, "bundle.html", b))
+	if err := chromedp.Do(tab, noScripts(true), chromedp.Navigate("file://"+abs)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById("al-verdict").innerText + "|" + getComputedStyle(document.getElementById("al-report"), "::before").content`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "Not verified") || !strings.Contains(got, "unverified copy") || !strings.Contains(got, "UNVERIFIED COPY") {
+		t.Errorf("with scripts off the page shows %q", got)
+	}
+	if verifiedWord.MatchString(strings.Split(got, "|")[0]) {
+		t.Errorf("with scripts off a person sees \"Verified\": %q", got)
+	}
+}
