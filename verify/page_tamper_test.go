@@ -169,6 +169,14 @@ func pageTampers() []pageTamper {
 		{"heading reworded", sub(`<h2 class="al-label">Narrative</h2>`, `<h2 class="al-label">Audited narrative</h2>`, 1), CheckReport, 0},
 		{"run fact edited", sub(`data-n="status">succeeded</dd>`, `data-n="status">approved</dd>`, 1), CheckReport, 0},
 		{"tier edited", sub(`data-n="tier">degraded</dd>`, `data-n="tier">formal</dd>`, 1), CheckReport, 0},
+		// nothing may be removed from the page structure
+		{"side panel removed", cutElement(`<aside id="al-panel"`, "</aside>\n"), CheckPage, 0},
+		{"report removed", cutElement(`<main id="al-report">`, "</main>\n"), CheckReport, 0},
+		{"report markers removed", func(t *testing.T, b string) string {
+			return strings.Replace(strings.Replace(b, "<!--al-report-->", "", 1), "<!--/al-report-->", "", 1)
+		}, CheckReport, 0},
+		{"report data block removed", cutElement(`<script type="application/json" id="al-data">`, "</script>\n"), CheckEvidence, 0},
+		{"metrics section removed", cutElement(`<section class="al-metrics">`, "</section>\n"), CheckReport, 0},
 		// the evidence blocks
 		{"inputs block removed", func(t *testing.T, b string) string {
 			return parsedText(t, b, func(bd *bundle) { delete(bd.arts, inputsHashOf(t, bd)) })
