@@ -601,8 +601,7 @@ func TestTamperMatrixBrowser(t *testing.T) {
 		}
 		goRes := verifyVariant(t, v, opt)
 		br := openBundle(t, p)
-		if br.OK != goRes.OK {
-			t.Errorf("%s: browser says ok=%v (%v), Go says ok=%v (%v)", tm.name, br.OK, failing(br.Checks), goRes.OK, failing(goRes.Checks))
+		if !agree(t, tm.name, goRes, br) {
 			return
 		}
 		bf := failing(br.Checks)
