@@ -608,7 +608,11 @@
     checks.forEach(function (c) {
       list.appendChild(h("li", (c.ok ? "ok    " : "FAIL  ") + c.name + ": " + c.detail, { "data-check": c.name, "data-ok": c.ok ? "true" : "false" }));
     });
-    sec.appendChild(list);
+    // the list folds away under a verified report and stays open over a failure
+    var det = h("details", "", ok ? {} : { open: "" });
+    det.appendChild(h("summary", checks.length + " checks" + (ok ? ", all passed" : ", " + failing.length + " failing")));
+    det.appendChild(list);
+    sec.appendChild(det);
     return sec;
   }
   var m0 = { seal_hash: "" };
