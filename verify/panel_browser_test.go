@@ -178,3 +178,27 @@ func TestBundleWithoutScriptsSaysNotVerified(t *testing.T) {
 		t.Errorf("with scripts off a person sees \"Verified\": %q", got)
 	}
 }
+
+// TestVerdictSurvivesItsOwnPage: opening the check list and the panel
+// keeps the verdict; a change to the verified report afterwards (as a
+// script let in by a weakened policy, or an extension, would make) turns
+// it into a failure that shows no report.
+func TestVerdictSurvivesItsOwnPage(t *testing.T) {
+	b, _ := fixtureBundle(t)
+	tab, eval := page(t, writeTemp(t, "bundle.html", b), 0)
+	after := func(js, read string) string {
+		t.Helper()
+		eval(js + `; ""`)
+		if err := chromedp.Do(tab, chromedp.Sleep(50*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		return eval(read)
+	}
+	const state = `document.getElementById("al-verdict").getAttribute("data-status") + " " + String(window.ALResult.ok) + " " + String(!!document.getElementById("al-report"))`
+	if got := after(`document.querySelector("#al-verdict details").open = true; document.querySelector('.al-text [data-k="m"]').click()`, state); got != "ok true true" {
+		t.Fatalf("the page's own changes void the verdict: status, ok, report shown = %s", got)
+	}
+	if got := after(`document.querySelector('.al-text [data-k="m"]').textContent = "9,999.00 CNY"`, state); got != "fail false false" {
+		t.Fatalf("a number changed after the verdict: status, ok, report shown = %s", got)
+	}
+}

@@ -628,6 +628,17 @@
     try { document.adoptedStyleSheets = []; } catch (e) { /* older engines */ }
   }
   var watching = null;
+  // foreign tells a change to the page from the ones the page makes itself:
+  // the panel's content, the body's panel-open class, the check list
+  // folding open or shut
+  function foreign(r) {
+    var t = r.target.nodeType === 1 ? r.target : r.target.parentNode;
+    if (!t) return true;
+    if (t.closest("#al-panel")) return false;
+    if (r.type === "attributes" && t === document.body && r.attributeName === "class") return false;
+    if (r.type === "attributes" && r.attributeName === "open" && t.tagName === "DETAILS" && t.closest("#al-verdict")) return false;
+    return true;
+  }
   function show(expectedDoc, data) {
     var ok = checks.every(function (c) { return c.ok; });
     var failing = checks.filter(function (c) { return !c.ok; }).map(function (c) { return c.name; });
@@ -637,7 +648,7 @@
       document.body.replaceChildren(verdictBox(false, failing));
       document.title = "NOT VERIFIED: " + (failing.join(", ") || "the page");
       // whatever edits the failure afterwards, the failure comes back
-      watching = new MutationObserver(function () { show(null, null); });
+      watching = new MutationObserver(function (rs) { if (rs.some(foreign)) show(null, null); });
       watching.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
     } else {
       var main = document.importNode(expectedDoc.getElementById("al-report"), true), panel = document.importNode(expectedDoc.getElementById("al-panel"), true);
@@ -646,11 +657,7 @@
       // a change to the verified report or the head afterwards (a script
       // the policy let in, an extension) voids the verdict
       watching = new MutationObserver(function (rs) {
-        var bad = rs.filter(function (r) {
-          var t = r.target.nodeType === 1 ? r.target : r.target.parentNode;
-          return !(t && (t.closest("#al-panel") || (t === document.body && r.type === "attributes" && r.attributeName === "class")));
-        });
-        if (!bad.length) return;
+        if (!rs.some(foreign)) return;
         checks.push({ name: "page", ok: false, detail: "the page was changed after it was verified" });
         show(null, null);
       });
