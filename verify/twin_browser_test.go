@@ -3,6 +3,8 @@ package verify
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/agentlab/agentlab/internal/evfixture"
@@ -29,11 +31,32 @@ var twinReports = []string{
 	"[[m:gmv]]\r\n[[i:week]]\ttab [[see:Q1]]\r\n",
 }
 
+// twinFragments are the pieces randomReports glues together.
+var twinFragments = []string{"[[", "]]", "[[m:gmv]]", "m:gmv", "m:", "|万", "|%", "|k", " ", " ", "\t", "\n", "\r\n", "[[see:Q1]]", "see:m:gmv",
+	".", "。", "！", ",", ")", ":", "i:week", "[[i:week]]", "v:Q1.r0.amount", "[[v:Q1.r2.region]]", "table:Q1", " rows=0-1", " cols=amount,region",
+	"[[table:Q1 rows=1-2]]", "q:K1|", "the north region leads", "[[q:K1|north]]", "t:sales", "[[c:sales.amount]]", "x", "中文", "🧪", "<b>", "&amp;", "'", "\""}
+
+// randomReports are n report texts made of random fragments (a fixed
+// seed: the same texts on every run).
+func randomReports(n int) []string {
+	r := rand.New(rand.NewPCG(18, 2026))
+	out := make([]string, n)
+	for i := range out {
+		var b strings.Builder
+		for k := 3 + r.IntN(20); k > 0; k-- {
+			b.WriteString(twinFragments[r.IntN(len(twinFragments))])
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
 // TestRendererTwinOnHostileReports builds a sealed run per report text,
-// writes its bundle and requires both verifiers to accept it.
+// hand-written and random, writes its bundle and requires both verifiers
+// to accept it.
 func TestRendererTwinOnHostileReports(t *testing.T) {
 	browser(t)
-	for i, src := range twinReports {
+	for i, src := range append(append([]string{}, twinReports...), randomReports(16)...) {
 		r := fixtureRun(t, evfixture.Options{Report: src})
 		var buf bytes.Buffer
 		if err := WriteBundle(&buf, r.Dir, BundleOptions{}); err != nil {

@@ -569,7 +569,11 @@
       if (w.nodeType === 1) {
         var wa = attrs(w), ga = attrs(g), ks = Object.keys(wa).concat(Object.keys(ga));
         for (var i = 0; i < ks.length; i++) {
-          if (wa[ks[i]] !== ga[ks[i]]) return { at: g, detail: "attribute " + ks[i] + (ga[ks[i]] === undefined ? " is missing" : "=" + JSON.stringify(ga[ks[i]].slice(0, 60)) + (wa[ks[i]] === undefined ? " is not the bundle's" : ", not " + JSON.stringify(wa[ks[i]].slice(0, 60)))) };
+          var k = ks[i], gv = ga[k], wv = wa[k];
+          if (wv === gv) continue;
+          return { at: g, detail: gv === undefined ? "lacks attribute " + k :
+            wv === undefined ? "has attribute " + k + "=" + JSON.stringify(gv.slice(0, 60)) + ", which the bundle does not have" :
+            "has " + k + "=" + JSON.stringify(gv.slice(0, 60)) + " where the bundle has " + JSON.stringify(wv.slice(0, 60)) };
         }
       }
       var wc = w.childNodes, gc = g.childNodes;
