@@ -198,6 +198,9 @@ func parseInvisible() []pageTamper {
 	return []pageTamper{
 		{"attribute spacing inside a tag", sub(`<main id="al-report">`, `<main  id="al-report" >`, 1), CheckReport, 0},
 		{"an apostrophe written as another entity", sub(`table&#39;s`, `table&apos;s`, 1), CheckReport, 0},
+		{"CR LF line ends", func(t *testing.T, b string) string { return strings.ReplaceAll(b, "\n", "\r\n") }, CheckPage, 0},
+		{"a byte-order mark", func(t *testing.T, b string) string { return "\ufeff" + b }, CheckPage, 0},
+		{"a NUL byte in the report's text", sub(`<h2 class="al-label">Narrative</h2>`, "<h2 class=\"al-label\">Narr\x00ative</h2>", 1), CheckReport, 0},
 	}
 }
 
@@ -271,6 +274,8 @@ func TestPageTampersBrowser(t *testing.T) {
 		}
 		if br := openBundle(t, p); !br.OK {
 			t.Logf("%s: the browser now sees it too (%v): move it to pageTampers", tm.name, failing(br.Checks))
+		} else {
+			t.Logf("%s: the CLI rejects it; the browser, which never sees the bytes, cannot", tm.name)
 		}
 	}
 }
