@@ -187,6 +187,13 @@ func pageTampers() []pageTamper {
 		{"garbage line after the seal", func(t *testing.T, b string) string {
 			return parsedText(t, b, func(bd *bundle) { bd.m.Events = append(bd.m.Events, "garbage") })
 		}, CheckEvents, 0},
+		{"garbage line after the seal, before a post-seal event", func(t *testing.T, b string) string {
+			b = string(lineEditAppend()(t, []byte(b)))
+			return parsedText(t, b, func(bd *bundle) {
+				n := len(bd.m.Events)
+				bd.m.Events = append(bd.m.Events[:n-1:n-1], `{"seq":`, bd.m.Events[n-1])
+			})
+		}, CheckEvents, 0},
 	}
 }
 
