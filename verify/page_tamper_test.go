@@ -91,6 +91,7 @@ func pageTampers() []pageTamper {
 		{"class removed from the narrative (white space collapses)", sub(`<div class="al-text" data-node="brief">`, `<div data-node="brief">`, 1), CheckReport, 0},
 		{"violation title reworded", sub(`title="bare_number: a number without a marker"`, `title="checked"`, 1), CheckReport, 0},
 		{"violation mark removed", sub(`<mark class="al-violation" title="bare_number: a number without a marker"><span data-k="s" data-a="309" data-b="311">12</span></mark>`, `<span data-k="s" data-a="309" data-b="311">12</span>`, 1), CheckReport, 0},
+		{"attribute named __proto__ on a number", sub(gmvSpan, `<span __proto__="x" class="al-ref al-num" tabindex="0" data-k="m" data-a="37"`, 1), CheckReport, 0},
 		{"tabindex removed from a number", sub(gmvSpan, `<span class="al-ref al-num" data-k="m" data-a="37"`, 1), CheckReport, 0},
 		{"source span of a part moved", sub(`data-a="27" data-b="37"`, `data-a="27" data-b="36"`, 1), CheckReport, 0},
 		// injected markup

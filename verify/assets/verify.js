@@ -549,7 +549,7 @@
       return out.join(" > ");
     }
     function attrs(n) {
-      var o = {};
+      var o = Object.create(null); // an attribute named __proto__ is an attribute like any other
       for (var i = 0; i < n.attributes.length; i++) o[n.attributes[i].name] = n.attributes[i].value;
       return o;
     }
