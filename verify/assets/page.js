@@ -224,12 +224,12 @@ var ALPage = (function () {
     ev.snapshots.forEach(function (s) { self.snap[s.id] = s.data; });
     ev.hits.forEach(function (h) { self.hit[h.id] = h.hit; });
   }
-  Doc.prototype.metric = function (name) { // the last metric set defining name
-    var found = null;
-    this.ev.metricsets.forEach(function (ms) {
-      ((ms.data && ms.data.metrics) || []).forEach(function (mv) { if (mv.name === name) found = { mv: mv, set: ms.node }; });
-    });
-    return found;
+  Doc.prototype.metric = function (name) { // the first of that name in the last metric set defining it (Doc.Metric)
+    for (var i = this.ev.metricsets.length - 1; i >= 0; i--) {
+      var ms = this.ev.metricsets[i], list = (ms.data && ms.data.metrics) || [];
+      for (var j = 0; j < list.length; j++) if (list[j].name === name) return { mv: list[j], set: ms.node };
+    }
+    return null;
   };
   function colIndex(s, c) { return (s.columns || []).indexOf(c); }
   function isMasked(s, c, v) { return (s.masked || []).indexOf(c) >= 0 && v === "***"; }
