@@ -29,6 +29,9 @@ var twinReports = []string{
 	"no markers at all, only text\n\n  with blank lines and trailing spaces   ",
 	"[[see:Q1]] leading see, trailing see [[see:m:gmv]]",
 	"[[m:gmv]]\r\n[[i:week]]\ttab [[see:Q1]]\r\n",
+	"[[m:gmv\u0085]] [[m:gmv\ufeff]] [[m:gmv\u202e]] [[i:\u00a0week\u3000]] [[m:na\u200bme]] [[q:K1|\u0085]] [[table:Q1\u0085rows=0-0]] [[t:x\x01]] [[m:😀]]",
+	"gap [[\u0085see\u00a0:Q1]]. gap [[ see :Q1]]",
+	"[[v:Q1.r99999999999999999999.amount]] [[v:Q+1.r0.amount]] [[v:Q1.r+1.amount]] [[table:Q1 rows=+0-+1]] [[table:Q1 rows=9223372036854775807]] [[v:Q01.r0.amount]]",
 }
 
 // twinFragments are the pieces randomReports glues together.

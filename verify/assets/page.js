@@ -106,68 +106,93 @@ var ALPage = (function () {
   }
 
   // ---- markers (evidence/marker) ----
+  // Go's unicode.IsSpace, for strings.TrimSpace and strings.Fields
+  var SPACE = "\t\n\u000b\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000";
+  var TRIM = new RegExp("^[" + SPACE + "]+|[" + SPACE + "]+$", "g"), FIELDS = new RegExp("[" + SPACE + "]+");
+  function trim(s) { return s.replace(TRIM, ""); }
+  function fieldsOf(s) { return s.split(FIELDS).filter(function (x) { return x !== ""; }); }
   function isName(s) { return /^[_a-zA-Z][_a-zA-Z0-9-]*$/.test(s); }
-  function isSnap(s, p) { return s.length >= 2 && s[0] === p && /^[0-9]+$/.test(s.slice(1)) && +s.slice(1) >= 1; }
-  function atoi(s) { return /^[+-]?[0-9]+$/.test(s) ? parseInt(s, 10) : NaN; }
-  function goQ(s) { // strconv.Quote for the names in messages
-    return "\"" + s.replace(/[\\"]/g, "\\$&").replace(/\n/g, "\\n").replace(/\t/g, "\\t").replace(/\r/g, "\\r")
-      .replace(/[\x00-\x1f\x7f]/g, function (c) { return "\\x" + ("0" + c.charCodeAt(0).toString(16)).slice(-2); }) + "\"";
+  // atoi is strconv.Atoi: an optional sign, decimal digits, within int64
+  // (NaN otherwise); the value as a Number, which is exact for every row
+  // a snapshot can have.
+  function atoi(s) {
+    if (!/^[+-]?[0-9]+$/.test(s)) return NaN;
+    var n = BigInt(s);
+    return n > 9223372036854775807n || n < -9223372036854775808n ? NaN : Number(n);
+  }
+  function isSnap(s, p) { return s.length >= 2 && s[0] === p && atoi(s.slice(1)) >= 1; }
+  // goQ is strconv.Quote: printable runes as they are, the rest escaped.
+  var PRINT = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+  function goQ(s) {
+    var out = "\"";
+    for (var ch of s) {
+      var c = ch.codePointAt(0), hex = c.toString(16);
+      if (ch === "\"" || ch === "\\") out += "\\" + ch;
+      else if (PRINT.test(ch)) out += ch;
+      else if (c === 7) out += "\\a"; else if (c === 8) out += "\\b"; else if (c === 12) out += "\\f";
+      else if (c === 10) out += "\\n"; else if (c === 13) out += "\\r"; else if (c === 9) out += "\\t"; else if (c === 11) out += "\\v";
+      else if (c < 0x20 || c === 0x7f) out += "\\x" + ("0" + hex).slice(-2);
+      else if (c >= 0xd800 && c <= 0xdfff) out += "\\ufffd";
+      else if (c < 0x10000) out += "\\u" + ("000" + hex).slice(-4);
+      else out += "\\U" + ("0000000" + hex).slice(-8);
+    }
+    return out + "\"";
   }
   function cut(s, sep) { var i = s.indexOf(sep); return i < 0 ? [s, "", false] : [s.slice(0, i), s.slice(i + sep.length), true]; }
   function parseOne(body) {
     var c = cut(body, ":");
     if (!c[2]) return { err: "marker needs a kind prefix such as m:, v:, i:, table:, q:" };
-    var kind = c[0].trim(), rest = c[1], m = { kind: kind }, t;
+    var kind = trim(c[0]), rest = c[1], m = { kind: kind }, t;
     switch (kind) {
       case "m":
-        t = cut(rest, "|"); m.name = t[0].trim();
+        t = cut(rest, "|"); m.name = trim(t[0]);
         if (!isName(m.name)) return { err: "metric name " + goQ(m.name) + " is not a name" };
         m.unit = "";
         if (t[2]) {
-          m.unit = t[1].trim();
+          m.unit = trim(t[1]);
           if (["万", "亿", "千", "k", "K", "M", "B", "%"].indexOf(m.unit) < 0) return { err: "unknown display unit " + goQ(m.unit) + " (want one of 万 亿 千 k M B %)" };
         }
         return m;
       case "i":
-        m.name = rest.trim();
+        m.name = trim(rest);
         return isName(m.name) ? m : { err: "input name " + goQ(m.name) + " is not a name" };
       case "v":
-        t = rest.trim(); var p1 = cut(t, "."), p2 = cut(p1[1], ".");
+        t = trim(rest); var p1 = cut(t, "."), p2 = cut(p1[1], ".");
         if (!p1[2] || !p2[2] || !isSnap(p1[0], "Q") || p2[0][0] !== "r") return { err: "cell marker must look like v:Q1.r0.column" };
         var row = atoi(p2[0].slice(1));
         if (isNaN(row) || row < 0) return { err: "row " + goQ(p2[0]) + " must be r followed by a row index" };
         if (p2[1] === "") return { err: "cell marker needs a column name" };
-        m.snap = p1[0]; m.row = row; m.col = p2[1];
+        m.snap = p1[0]; m.row = row; m.rowText = String(BigInt(p2[0].slice(1))); m.col = p2[1];
         return m;
       case "table":
-        var fs = rest.split(/\s+/).filter(function (x) { return x !== ""; });
+        var fs = fieldsOf(rest);
         if (!fs.length || !isSnap(fs[0], "Q")) return { err: "table marker must start with a snapshot id such as Q1" };
-        m.snap = fs[0]; m.from = 0; m.to = -1; m.cols = [];
+        m.snap = fs[0]; m.from = 0; m.fromText = "0"; m.to = -1; m.cols = [];
         for (var i = 1; i < fs.length; i++) {
           var kv = cut(fs[i], "=");
           if (kv[2] && kv[0] === "cols") {
-            kv[1].split(",").forEach(function (x) { x = x.trim(); if (x) m.cols.push(x); });
+            kv[1].split(",").forEach(function (x) { x = trim(x); if (x) m.cols.push(x); });
           } else if (kv[2] && kv[0] === "rows") {
             var ab = cut(kv[1], "-"), from = atoi(ab[0]), to = ab[2] ? atoi(ab[1]) : from;
             if (isNaN(from) || isNaN(to) || from < 0 || to < from) return { err: "rows=" + kv[1] + " must be a range like rows=0-4" };
-            m.from = from; m.to = to;
+            m.from = from; m.to = to; m.fromText = String(BigInt(ab[0]));
           } else return { err: "unknown table option " + goQ(fs[i]) + " (want cols=… or rows=…)" };
         }
         return m;
       case "t":
-        m.name = rest.trim();
+        m.name = trim(rest);
         return isName(m.name) ? m : { err: "table name " + goQ(m.name) + " is not a name" };
       case "c":
-        m.name = rest.trim(); t = cut(m.name, ".");
+        m.name = trim(rest); t = cut(m.name, ".");
         return (t[2] && isName(t[0]) && t[1] !== "") ? m : { err: "column marker must look like c:table.column" };
       case "q":
-        t = cut(rest, "|"); var id = t[0].trim();
+        t = cut(rest, "|"); var id = trim(t[0]);
         if (!t[2] || !isSnap(id, "K")) return { err: "quotation marker must look like q:K1|exact words" };
-        if (t[1].trim() === "") return { err: "quotation marker has no words" };
+        if (trim(t[1]) === "") return { err: "quotation marker has no words" };
         m.snap = id; m.words = t[1];
         return m;
       case "see":
-        return rest.split(",").some(function (g) { return g.trim() !== ""; }) ? m : { err: "see marker names no grounds" };
+        return rest.split(",").some(function (g) { return trim(g) !== ""; }) ? m : { err: "see marker names no grounds" };
     }
     return { err: "unknown marker kind " + goQ(kind) + " (want m, i, v, table, t, c, q or see)" };
   }
@@ -257,7 +282,7 @@ var ALPage = (function () {
         if (!s) return unresolved("no snapshot " + m.snap);
         j = colIndex(s, m.col);
         if (j < 0) return unresolved("snapshot " + m.snap + " has no column " + goQ(m.col));
-        if (m.row >= s.rows.length) return unresolved("snapshot " + m.snap + " has " + s.rows.length + " rows, no row " + m.row);
+        if (m.row >= s.rows.length) return unresolved("snapshot " + m.snap + " has " + s.rows.length + " rows, no row " + m.rowText);
         var v = s.rows[m.row][j];
         p.kind = "v"; p.snap = m.snap; p.row = m.row; p.col = m.col; p.text = AL.formatCell(v);
         p.masked = isMasked(s, m.col, v); p.nul = v === null;
@@ -273,7 +298,7 @@ var ALPage = (function () {
         }
         var to = m.to;
         if (to < 0 || to >= s.rows.length) to = s.rows.length - 1;
-        if (m.from >= s.rows.length && s.rows.length > 0) return unresolved("snapshot " + m.snap + " has " + s.rows.length + " rows, none from row " + m.from);
+        if (m.from >= s.rows.length && s.rows.length > 0) return unresolved("snapshot " + m.snap + " has " + s.rows.length + " rows, none from row " + m.fromText);
         for (var r = m.from; r <= to && tb.rows.length < 1000; r++) tb.rows.push(r);
         p.kind = "table"; p.snap = m.snap; p.table = tb; p.text = "";
         return p;
@@ -454,5 +479,5 @@ var ALPage = (function () {
       after: evidenceHTML(m, arts, ids), script: script };
     return AL_LAYOUT.replace(/\u0000([a-z]+)\u0000/g, function (all, k) { return slots[k]; });
   }
-  return { documentHTML: documentHTML, body: body, dataJSON: dataJSON, goString: goString, title: title };
+  return { parseMarker: parseOne, trim: trim, documentHTML: documentHTML, body: body, dataJSON: dataJSON, goString: goString, title: title };
 })();

@@ -58,13 +58,13 @@
   // follows the marker, past see markers written right after it, is one
   // of . , ; : ! ? ) 。，；：！？, white space or the end of the text, and
   // none otherwise.
-  var SEE_ITEM = /^([ \t]*)(\[\[\s*see\s*:(?:(?!\]\]|\[\[)[\s\S])*\]\])/;
+  var SEE_ITEM = /^([ \t]*)\[\[((?:(?!\]\]|\[\[)[\s\S])*)\]\]/;
   var SEE_CLOSER = /^[ \t\r\n.,;:!?)\u3002\uff0c\uff1b\uff1a\uff01\uff1f]/;
   function seeGapOK(src, a, b) {
     var dec = new TextDecoder(), rest = dec.decode(src.subarray(a, b)), spaces = [], m;
     while (rest.length) {
       m = SEE_ITEM.exec(rest);
-      if (!m) return false;
+      if (!m || ALPage.parseMarker(m[2]).kind !== "see") return false; // parsed as evidence/marker parses it
       spaces.push(m[1]);
       rest = rest.slice(m[0].length);
     }
@@ -81,29 +81,20 @@
   }
 
   // markerMismatch compares the attributes of a report element with the
-  // marker it was rendered from; "" when they agree.
+  // marker it was rendered from (parsed as evidence/marker parses it);
+  // "" when they agree.
   function markerMismatch(el, raw) {
-    var k = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; }, mm;
+    var k = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; }, mk;
     if (k === "s") return "";
-    mm = /^\[\[\s*([a-z]+)\s*:([\s\S]*)\]\]$/.exec(raw);
-    if (!mm) return "the source at bytes " + g("data-a") + "-" + g("data-b") + " is not a marker";
-    var kind = mm[1], body = mm[2], t;
-    var want = { m: "m", i: "i", v: "v", table: "table", t: "t", c: "c", q: "q" }[kind];
-    if (want !== k) return "kind " + k + " for marker " + raw;
-    if (k === "m") {
-      t = body.split("|");
-      if (t[0].trim() !== g("data-n") || (t.length > 1 ? t.slice(1).join("|").trim() : "") !== g("data-u")) return "marker " + raw;
-    } else if (k === "i" || k === "t" || k === "c") {
-      if (body.trim() !== g("data-n")) return "marker " + raw;
-    } else if (k === "v") {
-      t = body.trim().split(".");
-      if (t.length < 3 || t[0] !== g("data-q") || t[1] !== "r" + g("data-r") || t.slice(2).join(".") !== g("data-c")) return "marker " + raw;
-    } else if (k === "q") {
-      if (body.split("|")[0].trim() !== g("data-q")) return "marker " + raw;
-    } else if (k === "table") {
-      if (body.trim().split(/\s+/)[0] !== g("data-q")) return "marker " + raw;
-    }
-    return "";
+    if (raw.slice(0, 2) !== "[[" || raw.slice(-2) !== "]]") return "the source at bytes " + g("data-a") + "-" + g("data-b") + " is not a marker";
+    mk = ALPage.parseMarker(raw.slice(2, -2));
+    if (mk.err) return "the source at bytes " + g("data-a") + "-" + g("data-b") + " is not a marker";
+    if (mk.kind !== k) return "kind " + k + " for marker " + raw;
+    var same = k === "m" ? mk.name === g("data-n") && mk.unit === g("data-u") :
+      (k === "i" || k === "t" || k === "c") ? mk.name === g("data-n") :
+      k === "v" ? mk.snap === g("data-q") && String(mk.row) === g("data-r") && mk.col === g("data-c") :
+      (k === "q" || k === "table") ? mk.snap === g("data-q") : true;
+    return same ? "" : "marker " + raw;
   }
 
   async function run() {
