@@ -40,7 +40,7 @@ var ALPage = (function () {
   function goValue(v) {
     if (v === null || v === undefined) return "null";
     if (typeof v === "boolean") return String(v);
-    if (typeof v === "number") return String(v);
+    if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
     if (typeof v === "string") return goString(v);
     if (Array.isArray(v)) return "[" + v.map(goValue).join(",") + "]";
     return "{" + Object.keys(v).sort(cmpBytes).map(function (k) { return goString(k) + ":" + goValue(v[k]); }).join(",") + "}";
