@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/internal/evfixture"
 )
 
 // pageTamper is an edit a person could make to bundle.html with a text
@@ -314,4 +315,26 @@ func clip(s string) string {
 		return s[:300] + "…"
 	}
 	return s
+}
+
+// TestBundleNeedsItsInputs: a run whose inputs artifact went missing from
+// the store gets no bundle (one without it would not verify).
+func TestBundleNeedsItsInputs(t *testing.T) {
+	r := fixtureRun(t, evfixture.Options{})
+	rd, err := readRunDir(r.Dir, "", 1<<30, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := hashid.Parse(inputsHash(rd.events))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(artifactPath(rd.artifacts, id)); err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	err = WriteBundle(&buf, r.Dir, BundleOptions{})
+	if err == nil || !strings.Contains(err.Error(), id.Short()+" is missing") {
+		t.Fatalf("WriteBundle without the inputs artifact: %v", err)
+	}
 }
