@@ -202,3 +202,17 @@ func TestVerdictSurvivesItsOwnPage(t *testing.T) {
 		t.Fatalf("a number changed after the verdict: status, ok, report shown = %s", got)
 	}
 }
+
+// TestFailurePageFitsSmallScreens: the failure, with its long hashes and
+// details, does not scroll sideways at 420 px either.
+func TestFailurePageFitsSmallScreens(t *testing.T) {
+	b, _ := fixtureBundle(t)
+	bad := strings.Replace(string(b), `data-set="kpi">42.9%</td>`, `data-set="kpi">52.9%</td>`, 1)
+	_, eval := page(t, writeTemp(t, "bad.html", []byte(bad)), 420)
+	if got := eval(`String(window.ALResult.ok) + " " + document.getElementById("al-verdict").getAttribute("data-status")`); got != "false fail" {
+		t.Fatalf("the edited bundle: %s", got)
+	}
+	if w := eval(`document.documentElement.scrollWidth + "/" + document.documentElement.clientWidth`); !sameWidth(w) {
+		t.Errorf("the failure scrolls sideways at 420 px: %s", w)
+	}
+}
