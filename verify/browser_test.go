@@ -81,6 +81,10 @@ type browserResult struct {
 	OK     bool    `json:"ok"`
 	Status string  `json:"status"`
 	Checks []Check `json:"checks"`
+	// Visible is the text a person sees (innerText: hidden elements and
+	// styled-away text excluded).
+	Visible string `json:"visible"`
+	Report  bool   `json:"report"` // the page holds a report
 }
 
 // openBundle loads a bundle file in a new tab and waits for its verdict.
@@ -88,11 +92,17 @@ type browserResult struct {
 // which counts as not verified.
 func openBundle(t *testing.T, path string) browserResult {
 	t.Helper()
-	r, err := loadVerdict(t, path)
-	if err != nil && strings.Contains(err.Error(), "Cannot find context with specified id") {
+	return openBundleSettled(t, path, 0)
+}
+
+// openBundleSettled is openBundle that waits settle more after the verdict.
+func openBundleSettled(t *testing.T, path string, settle time.Duration) browserResult {
+	t.Helper()
+	r, err := loadVerdict(t, path, settle)
+	for try := 0; try < 3 && err != nil && strings.Contains(err.Error(), "Cannot find context with specified id"); try++ {
 		// the previous page's script context went away under the poll (a
-		// navigation race of the shared tab on a loaded machine): once more
-		r, err = loadVerdict(t, path)
+		// navigation race of the shared tab on a loaded machine): again
+		r, err = loadVerdict(t, path, settle)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
@@ -100,7 +110,7 @@ func openBundle(t *testing.T, path string) browserResult {
 	return r
 }
 
-func loadVerdict(t *testing.T, path string) (browserResult, error) {
+func loadVerdict(t *testing.T, path string, settle time.Duration) (browserResult, error) {
 	tab, cancel := context.WithTimeout(browser(t), 30*time.Second)
 	defer cancel()
 	abs, _ := filepath.Abs(path)
@@ -108,11 +118,15 @@ func loadVerdict(t *testing.T, path string) (browserResult, error) {
 	if err == nil {
 		// a page whose script was blocked (by its CSP) never leaves "pending":
 		// once the document has loaded without the script having run, stop
-		_, err = chromedp.Run(tab, chromedp.Poll[chromedp.Void](`(function(){var s=document.getElementById("al-verdict");return !s || s.getAttribute("data-status")!=="pending" || (document.readyState==="complete" && typeof AL==="undefined")})()`, chromedp.WithPollingInterval(10*time.Millisecond)))
+		_, err = chromedp.Run(tab, chromedp.Poll[chromedp.Void](`window.ALResult!==undefined || (document.readyState==="complete" && typeof AL==="undefined")`, chromedp.WithPollingInterval(10*time.Millisecond)))
+	}
+	if err == nil && settle > 0 {
+		// let a script the variant planted act after the verdict
+		err = chromedp.Do(tab, chromedp.Sleep(settle))
 	}
 	var raw string
 	if err == nil {
-		raw, err = chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify({status:(document.getElementById("al-verdict")||{getAttribute:function(){return "missing"}}).getAttribute("data-status"), ok:!!(window.ALResult&&window.ALResult.ok), checks:(window.ALResult&&window.ALResult.checks)||[]})`))
+		raw, err = chromedp.Run(tab, chromedp.Evaluate[string](`JSON.stringify({status:(document.getElementById("al-verdict")||{getAttribute:function(){return "missing"}}).getAttribute("data-status"), ok:!!(window.ALResult&&window.ALResult.ok), checks:(window.ALResult&&window.ALResult.checks)||[], visible:document.body?document.body.innerText:"", report:!!document.getElementById("al-report")})`))
 	}
 	var r browserResult
 	if err != nil {

@@ -112,11 +112,7 @@ func WriteBundle(w io.Writer, runDir string, opt BundleOptions) error {
 	want := append([]string{}, seal.Artifacts...)
 	want = append(want, seal.Plan)
 	if ih := inputsHash(rd.events); ih != "" {
-		if id, err := hashid.Parse(ih); err == nil {
-			if _, err := getFile(rd.artifacts, id, max); err == nil {
-				want = append(want, ih)
-			}
-		}
+		want = append(want, ih) // a bundle without its inputs does not verify
 	}
 	for _, s := range want {
 		if _, ok := b.arts[s]; ok {
@@ -190,18 +186,27 @@ func (b *bundle) events() ([]chain.Event, []chain.Problem, error) {
 	return evs, probs, err
 }
 
-// BundleScript is the one inline script of bundle.html.
+//go:embed assets/page.js
+var pageJS string
+
+// BundleScript is the one inline script of bundle.html: BLAKE3, the report
+// script, the page's style sheet, layout and notice, the renderer of the
+// expected document and the verifier.
 func BundleScript() string {
 	css, _ := json.Marshal(render.CSS())
-	return blake3JS + "\n" + render.ReportJS() + "\nvar AL_CSS = " + string(css) + ";\n" + verifyJS
+	layout, _ := json.Marshal(render.LayoutTemplate())
+	pending, _ := json.Marshal(pendingHTML)
+	return blake3JS + "\n" + render.ReportJS() + "\nvar AL_CSS = " + string(css) + ";\nvar AL_LAYOUT = " + string(layout) +
+		";\nvar AL_PENDING = " + string(pending) + ";\n" + pageJS + verifyJS
 }
 
-// verdictHTML is shown until the script replaces it: with scripts off the
-// page says it has not verified anything.
-const verdictHTML = `<section id="al-verdict" class="al-verdict" data-status="pending">
-<h2>Verification</h2>
-<p id="al-verdict-text">Not verified: this page checks itself only with scripts on. Or run: agentlab verify bundle.html</p>
-<ol id="al-checks"></ol>
+// pendingHTML is what the file itself says: its verifier has not run
+// (scripts off, or a script the policy refused), so the report that
+// follows is an unverified copy. The verifier removes it, with that copy,
+// and shows its own verdict.
+const pendingHTML = `<section id="al-verdict" class="al-verdict" data-status="pending">
+<h2>Not verified</h2>
+<p id="al-verdict-text">This page has not checked itself: the report below is an unverified copy. The page checks itself only with scripts on, and shows its report only once every check passes. Or run: agentlab verify bundle.html</p>
 </section>
 `
 
@@ -223,7 +228,7 @@ func (b *bundle) page() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return render.Assemble(render.Page{Title: "Bundle: " + doc.Title(), Before: verdictHTML, Body: render.Body(doc), Data: data, After: after, Script: BundleScript()}), nil
+	return render.Assemble(render.Page{Title: "Bundle: " + doc.Title(), Before: pendingHTML, Body: render.Body(doc), Data: data, After: after, Script: BundleScript()}), nil
 }
 
 func (b *bundle) evidenceHTML() (string, error) {

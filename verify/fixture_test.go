@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -92,7 +93,7 @@ func TestBundleVerifies(t *testing.T) {
 // URL and loads nothing (no src, href, url(), @import, fetch).
 func TestBundleMakesNoRequests(t *testing.T) {
 	b, _ := fixtureBundle(t)
-	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-[A-Za-z0-9+/=]{44}&#39;; style-src &#39;unsafe-inline&#39;; img-src data:; base-uri &#39;none&#39;; form-action &#39;none&#39;">`)
+	csp := regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; script-src &#39;sha256-[A-Za-z0-9+/=]{44}&#39;; style-src &#39;sha256-[A-Za-z0-9+/=]{44}&#39;; img-src data:; base-uri &#39;none&#39;; form-action &#39;none&#39;">`)
 	if n := len(csp.FindAll(b, -1)); n != 1 {
 		t.Fatalf("the bundle has %d Content-Security-Policy meta elements of the expected form, want 1", n)
 	}
@@ -100,6 +101,18 @@ func TestBundleMakesNoRequests(t *testing.T) {
 	for _, bad := range []string{"http://", "https://", "//cdn", " src=", " href=", "url(", "@import", "fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "sendBeacon", "import("} {
 		if i := bytes.Index(outside, []byte(bad)); i >= 0 {
 			t.Errorf("the bundle names %q outside its data: %q", bad, outside[max(0, i-40):min(len(outside), i+40)])
+		}
+	}
+}
+
+// TestBundleScriptStaysInItsElement: the inline script never holds the
+// text that would end its element early or open a comment the parser
+// reads differently (the renderer writes "<\/script>").
+func TestBundleScriptStaysInItsElement(t *testing.T) {
+	s := strings.ToLower(BundleScript())
+	for _, bad := range []string{"</script", "<!--"} {
+		if i := strings.Index(s, bad); i >= 0 {
+			t.Errorf("the bundle script holds %q: %q", bad, s[max(0, i-40):min(len(s), i+40)])
 		}
 	}
 }

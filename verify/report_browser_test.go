@@ -81,7 +81,7 @@ func TestReportPanelInBrowser(t *testing.T) {
 	click(`.al-text [data-k="m"][data-n="gmv"]:not([data-u])`)
 	text := panel()
 	for _, want := range []string{"Metric gmv (weekly-gmv@2)", "sum(col(nodes.pull, 'amount'))", "sum([1200.5, 800, 450.25, 300, 49.25])",
-		"2800 = recorded value 2800", "SELECT region, amount, customer FROM sales", "customer (masked)", "Sealed at event 14"} {
+		"2,800.00 CNY = recorded value 2,800.00 CNY", "SELECT region, amount, customer FROM sales", "customer (masked)", "Sealed at event 14"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("metric panel lacks %q:\n%s", want, text)
 		}

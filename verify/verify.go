@@ -215,6 +215,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	v.checkChain(b.m.Run, evs, cprobs, lines)
 
 	has := func(id string) bool { _, ok := b.arts[id]; return ok }
+	v.checkEmbedded(b, evs)
 	v.checkSeal(b.m.Run, b.m.SealHash, &b.m.Seal, evs, has)
 	v.checkPlan(&b.m.Seal, evs, b.get)
 	doc := v.checkEvidence(b.m.Run, evs, b.get, b.m.Seal.Artifacts)
@@ -528,6 +529,33 @@ func sameCell(cited, cell any) bool {
 		return ok && a == b
 	}
 	return cited == cell
+}
+
+// checkEmbedded holds a bundle to the artifacts its writer embeds: the
+// sealed ones, the plan and the inputs run.started names — no more, and
+// not without the inputs (the page re-renders from what is embedded, so
+// a removed block would otherwise go unnoticed). Its failures belong to
+// the seal check.
+func (v *verifier) checkEmbedded(b *bundle, evs []chain.Event) {
+	want := map[string]bool{b.m.Seal.Plan: true}
+	for _, a := range b.m.Seal.Artifacts {
+		want[a] = true
+	}
+	sealed := map[string]bool{}
+	for k := range want {
+		sealed[k] = true
+	}
+	if ih := inputsHash(evs); ih != "" {
+		want[ih] = true
+		if _, ok := b.arts[ih]; !ok && !sealed[ih] {
+			v.fail(CheckSeal, "the inputs artifact %s that run.started names is not in the bundle", short(ih))
+		}
+	}
+	for _, id := range b.order {
+		if !want[id] {
+			v.fail(CheckSeal, "artifact %s is embedded but is neither sealed nor the plan or the inputs", short(id))
+		}
+	}
 }
 
 // checkPage regenerates the bundle from its embedded content and compares

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"html"
 	"strconv"
+	"strings"
 )
 
 //go:embed assets/report.css
@@ -65,33 +66,66 @@ func (d *Doc) Title() string {
 }
 
 // CSP returns the Content-Security-Policy of a page whose only script is
-// script: nothing may be fetched, only that exact inline script runs,
-// styles are inline and images may only be data: URLs.
+// script: nothing may be fetched, only that exact inline script and the
+// page's own style sheet apply — no style attribute, no other <style> —
+// and images may only be data: URLs. An edit that restyles the page
+// without touching the policy therefore has no effect.
 func CSP(script string) string {
-	sum := sha256.Sum256([]byte(script))
-	return "default-src 'none'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) +
-		"'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+	return "default-src 'none'; script-src '" + sha256Source(script) +
+		"'; style-src '" + sha256Source(reportCSS) + "'; img-src data:; base-uri 'none'; form-action 'none'"
+}
+
+// sha256Source is the CSP hash source of an inline block.
+func sha256Source(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
 }
 
 // Assemble writes a page.
 func Assemble(p Page) []byte {
-	var b bytes.Buffer
+	return []byte(layout(escape(p.Title), html.EscapeString(CSP(p.Script)), p.Before, string(p.Body), string(p.Data), p.After, p.Script))
+}
+
+// PanelHTML is the empty side panel every page carries.
+const PanelHTML = "<aside id=\"al-panel\" tabindex=\"-1\" aria-label=\"evidence\" hidden><button type=\"button\" id=\"al-close\" aria-label=\"close\">×</button><div id=\"al-panel-body\"></div></aside>\n"
+
+// Layout slots: LayoutTemplate marks each slot with one of them, so that
+// the bundle's verifier fills the very layout Assemble writes.
+const (
+	SlotTitle  = "\x00title\x00"
+	SlotCSP    = "\x00csp\x00"
+	SlotBefore = "\x00before\x00"
+	SlotBody   = "\x00body\x00"
+	SlotData   = "\x00data\x00"
+	SlotAfter  = "\x00after\x00"
+	SlotScript = "\x00script\x00"
+)
+
+// LayoutTemplate is the page Assemble writes with every slot left as its
+// marker (title and policy HTML-escaped by the filler).
+func LayoutTemplate() string {
+	return layout(SlotTitle, SlotCSP, SlotBefore, SlotBody, SlotData, SlotAfter, SlotScript)
+}
+
+// layout is the whole page; title and csp come HTML-escaped.
+func layout(title, csp, before, body, data, after, script string) string {
+	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + html.EscapeString(CSP(p.Script)) + "\">\n")
+	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"" + csp + "\">\n")
 	b.WriteString("<meta name=\"referrer\" content=\"no-referrer\">\n")
-	b.WriteString("<title>" + html.EscapeString(p.Title) + "</title>\n<style>" + reportCSS + "</style>\n</head>\n<body>\n")
-	b.WriteString(p.Before)
+	b.WriteString("<title>" + title + "</title>\n<style>" + reportCSS + "</style>\n</head>\n<body>\n")
+	b.WriteString(before)
 	b.WriteString(BeginReport)
-	b.Write(p.Body)
+	b.WriteString(body)
 	b.WriteString(EndReport + "\n")
-	b.WriteString("<aside id=\"al-panel\" hidden><button type=\"button\" id=\"al-close\" aria-label=\"close\">×</button><div id=\"al-panel-body\"></div></aside>\n")
+	b.WriteString(PanelHTML)
 	b.WriteString("<script type=\"application/json\" id=\"al-data\">")
-	b.Write(p.Data)
+	b.WriteString(data)
 	b.WriteString("</script>\n")
-	b.WriteString(p.After)
-	b.WriteString("<script>" + p.Script + "</script>\n</body>\n</html>\n")
-	return b.Bytes()
+	b.WriteString(after)
+	b.WriteString("<script>" + script + "</script>\n</body>\n</html>\n")
+	return b.String()
 }
 
 // Body renders the readable report: the run's facts, every report node's
@@ -277,9 +311,17 @@ func RowCount(shown, total int, truncated bool) string {
 type htmlWriter struct{ b bytes.Buffer }
 
 func (w *htmlWriter) s(s string) { w.b.WriteString(s) }
-func (w *htmlWriter) t(s string) { w.b.WriteString(html.EscapeString(s)) }
+func (w *htmlWriter) t(s string) { w.b.WriteString(escape(s)) }
 func (w *htmlWriter) a(k, v string) {
-	w.b.WriteString(" " + k + "=\"" + html.EscapeString(v) + "\"")
+	w.b.WriteString(" " + k + "=\"" + escape(v) + "\"")
+}
+
+// escape is html.EscapeString that also writes CR as &#13;: the HTML
+// parser turns a raw CR (and CR LF) into LF, so without it the page would
+// not hold the text the evidence gives, and the browser verifier, which
+// reads the parsed page, could not tell.
+func escape(s string) string {
+	return strings.ReplaceAll(html.EscapeString(s), "\r", "&#13;")
 }
 
 func (w *htmlWriter) part(d *Doc, r *Report, p *Part) {

@@ -5,6 +5,11 @@
   "use strict";
   var status = {};
   window.ALVerifyStatus = function (id) { return id ? (status[id] || null) : null; };
+  // the script's own text (pinned by the page's policy) and the document
+  // as the file gave it, before anything — a click, a late script — can
+  // change it
+  var SELF = document.currentScript ? document.currentScript.textContent : "";
+  var pristine = null;
   var enc = new TextEncoder();
   var ID = /^b3:[0-9a-f]{64}$/;
   var TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{9}Z$/;
@@ -53,13 +58,13 @@
   // follows the marker, past see markers written right after it, is one
   // of . , ; : ! ? ) 。，；：！？, white space or the end of the text, and
   // none otherwise.
-  var SEE_ITEM = /^([ \t]*)(\[\[\s*see\s*:(?:(?!\]\]|\[\[)[\s\S])*\]\])/;
+  var SEE_ITEM = /^([ \t]*)\[\[((?:(?!\]\]|\[\[)[\s\S])*)\]\]/;
   var SEE_CLOSER = /^[ \t\r\n.,;:!?)\u3002\uff0c\uff1b\uff1a\uff01\uff1f]/;
   function seeGapOK(src, a, b) {
     var dec = new TextDecoder(), rest = dec.decode(src.subarray(a, b)), spaces = [], m;
     while (rest.length) {
       m = SEE_ITEM.exec(rest);
-      if (!m) return false;
+      if (!m || ALPage.parseMarker(m[2]).kind !== "see") return false; // parsed as evidence/marker parses it
       spaces.push(m[1]);
       rest = rest.slice(m[0].length);
     }
@@ -76,36 +81,27 @@
   }
 
   // markerMismatch compares the attributes of a report element with the
-  // marker it was rendered from; "" when they agree.
+  // marker it was rendered from (parsed as evidence/marker parses it);
+  // "" when they agree.
   function markerMismatch(el, raw) {
-    var k = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; }, mm;
+    var k = el.getAttribute("data-k"), g = function (a) { return el.getAttribute(a) || ""; }, mk;
     if (k === "s") return "";
-    mm = /^\[\[\s*([a-z]+)\s*:([\s\S]*)\]\]$/.exec(raw);
-    if (!mm) return "the source at bytes " + g("data-a") + "-" + g("data-b") + " is not a marker";
-    var kind = mm[1], body = mm[2], t;
-    var want = { m: "m", i: "i", v: "v", table: "table", t: "t", c: "c", q: "q" }[kind];
-    if (want !== k) return "kind " + k + " for marker " + raw;
-    if (k === "m") {
-      t = body.split("|");
-      if (t[0].trim() !== g("data-n") || (t.length > 1 ? t.slice(1).join("|").trim() : "") !== g("data-u")) return "marker " + raw;
-    } else if (k === "i" || k === "t" || k === "c") {
-      if (body.trim() !== g("data-n")) return "marker " + raw;
-    } else if (k === "v") {
-      t = body.trim().split(".");
-      if (t.length < 3 || t[0] !== g("data-q") || t[1] !== "r" + g("data-r") || t.slice(2).join(".") !== g("data-c")) return "marker " + raw;
-    } else if (k === "q") {
-      if (body.split("|")[0].trim() !== g("data-q")) return "marker " + raw;
-    } else if (k === "table") {
-      if (body.trim().split(/\s+/)[0] !== g("data-q")) return "marker " + raw;
-    }
-    return "";
+    if (raw.slice(0, 2) !== "[[" || raw.slice(-2) !== "]]") return "the source at bytes " + g("data-a") + "-" + g("data-b") + " is not a marker";
+    mk = ALPage.parseMarker(raw.slice(2, -2));
+    if (mk.err) return "the source at bytes " + g("data-a") + "-" + g("data-b") + " is not a marker";
+    if (mk.kind !== k) return "kind " + k + " for marker " + raw;
+    var same = k === "m" ? mk.name === g("data-n") && mk.unit === g("data-u") :
+      (k === "i" || k === "t" || k === "c") ? mk.name === g("data-n") :
+      k === "v" ? mk.snap === g("data-q") && String(mk.row) === g("data-r") && mk.col === g("data-c") :
+      (k === "q" || k === "table") ? mk.snap === g("data-q") : true;
+    return same ? "" : "marker " + raw;
   }
 
   async function run() {
     var m = null, arts = {}, order = [], i;
     // ---- bundle ----
     try {
-      m = JSON.parse(document.getElementById("al-bundle").textContent);
+      m = JSON.parse(pristine.getElementById("al-bundle").textContent);
       if (!isObj(m) || !onlyKeys(m, ["format", "run", "seal_hash", "seal", "events", "signature"])) throw new Error("unexpected keys");
       if (!Array.isArray(m.events) || !isObj(m.seal) || typeof m.run !== "string" || typeof m.seal_hash !== "string") throw new Error("missing fields");
       if (!onlyKeys(m.seal, ["format", "run", "plan", "head", "seq", "artifacts"])) throw new Error("unexpected keys in the seal");
@@ -115,8 +111,9 @@
       fail("bundle", "the embedded manifest (al-bundle) is unreadable: " + e.message);
       m = { events: [], seal: { artifacts: [] }, run: "", seal_hash: "" };
     }
+    var sealArtifactsNull = m.seal.artifacts === null; // Go writes a nil list back as null
     if (!Array.isArray(m.seal.artifacts)) m.seal.artifacts = [];
-    var blocks = document.querySelectorAll("script.al-artifact");
+    var blocks = pristine.querySelectorAll("script.al-artifact");
     for (i = 0; i < blocks.length; i++) {
       try {
         var a = JSON.parse(blocks[i].textContent);
@@ -207,6 +204,14 @@
       if (fails.events && fails.events.length) fail("seal", "cannot recompute the seal: the event chain is broken");
     } else fail("seal", "cannot recompute the seal: run has no run.finished event");
     m.seal.artifacts.forEach(function (a) { if (!Object.prototype.hasOwnProperty.call(arts, a)) fail("seal", "sealed artifact " + short(a) + " is missing"); });
+    var wantArts = {};
+    m.seal.artifacts.forEach(function (a) { wantArts[a] = true; });
+    if (typeof m.seal.plan === "string") wantArts[m.seal.plan] = true;
+    sealed.forEach(function (e) { if (e.type === "run.started" && isObj(e.data) && typeof e.data.inputs_hash === "string" && e.data.inputs_hash) wantArts[e.data.inputs_hash] = true; });
+    Object.keys(wantArts).forEach(function (a) {
+      if (!Object.prototype.hasOwnProperty.call(arts, a) && m.seal.artifacts.indexOf(a) < 0 && a !== m.seal.plan) fail("seal", "the inputs artifact " + short(a) + " that run.started names is not in the bundle");
+    });
+    order.forEach(function (a) { if (!wantArts[a]) fail("seal", "artifact " + short(a) + " is embedded but is neither sealed nor the plan or the inputs"); });
     done("seal", "seal " + m.seal_hash + " over events 1-" + m.seal.seq + " and " + m.seal.artifacts.length + " artifacts");
     var inSeal = {};
     m.seal.artifacts.forEach(function (a) { inSeal[a] = true; });
@@ -233,6 +238,7 @@
     // what the run produced, as evidence/render (runtext.go) reads it:
     // the outputs of run.finished and every model node's answer
     var outputs = {}, texts = [];
+    var evSnaps = [], evHits = [], evSets = [], evReps = []; // the evidence, as the page renders it
     // contracted outputs and the reasons of those not formal, as
     // evidence/render (tier.go) gathers them for meta.tier_reasons
     var ctNodes = [], ctBad = {}, ctOrder = [];
@@ -274,13 +280,29 @@
           var ent = { id: str(d, "id"), kind: str(d, "kind"), artifact: str(d, "artifact") };
           ledger.push(ent);
           var obj = getJSON("evidence " + ent.id, ent.artifact);
-          if (ent.kind === "query") { if (!isObj(obj) || obj.id !== ent.id) throw new Error("evidence " + ent.id + ": the artifact holds snapshot " + (obj && obj.id)); }
-          else if (ent.kind !== "knowledge") throw new Error("evidence " + ent.id + ": unknown kind " + JSON.stringify(ent.kind));
+          if (ent.kind === "query") {
+            if (!isObj(obj) || obj.id !== ent.id) throw new Error("evidence " + ent.id + ": the artifact holds snapshot " + (obj && obj.id));
+            if (!Array.isArray(obj.rows) || !Array.isArray(obj.columns)) throw new Error("evidence " + ent.id + ": the snapshot has no rows or columns");
+            evSnaps.push({ id: ent.id, artifact: ent.artifact, raw: artText(ent.artifact), data: obj });
+          } else if (ent.kind === "knowledge") {
+            var hit = Array.isArray(obj) ? obj.filter(function (x) { return isObj(x) && x.id === ent.id; })[0] : obj;
+            if (!isObj(hit) || hit.id !== ent.id) throw new Error("evidence " + ent.id + ": the artifact holds no hit " + ent.id);
+            evHits.push({ id: ent.id, artifact: ent.artifact, raw: artText(ent.artifact), data: obj, hit: hit });
+          } else throw new Error("evidence " + ent.id + ": unknown kind " + JSON.stringify(ent.kind));
         } else if (e.type === "node.finished") {
           if (isObj(d)) addContract(e.node || "", d.contract);
           if (isObj(d) && !Object.prototype.hasOwnProperty.call(d, "report_artifact") && isObj(d.output) && typeof d.output.text === "string" && Object.prototype.hasOwnProperty.call(d.output, "model")) texts.push({ node: e.node || "", text: d.output.text });
-          if (str(d, "metrics_artifact")) { getJSON("metrics of node " + e.node, d.metrics_artifact); sets.push({ node: e.node || "", artifact: d.metrics_artifact }); }
-          if (str(d, "report_artifact")) { getJSON("report of node " + e.node, d.report_artifact); reps.push({ node: e.node || "", artifact: d.report_artifact }); }
+          if (str(d, "metrics_artifact")) {
+            var msd = getJSON("metrics of node " + e.node, d.metrics_artifact);
+            sets.push({ node: e.node || "", artifact: d.metrics_artifact });
+            evSets.push({ node: e.node || "", artifact: d.metrics_artifact, raw: artText(d.metrics_artifact), data: msd });
+          }
+          if (str(d, "report_artifact")) {
+            var rd = getJSON("report of node " + e.node, d.report_artifact);
+            if (!isObj(rd)) throw new Error("report of node " + e.node + " is not an object");
+            reps.push({ node: e.node || "", artifact: d.report_artifact });
+            evReps.push({ node: e.node || "", artifact: d.report_artifact, raw: artText(d.report_artifact), data: rd });
+          }
         } else if (e.type === "run.finished") {
           meta.status = str(d, "status");
           outputs = isObj(d) && isObj(d.outputs) ? d.outputs : {};
@@ -297,8 +319,8 @@
     if (sealHash && meta.head && meta.plan && !(fails.events && fails.events.length)) meta.seal = sealHash;
     Object.keys(meta).forEach(function (k) { if (meta[k] === "" && k !== "plan") delete meta[k]; });
 
-    var d = null;
-    try { d = AL.loadData(document.getElementById("al-data").textContent); } catch (err) { d = null; }
+    var d = null, expectedDoc = null, docDiff = null;
+    try { d = AL.loadData(pristine.getElementById("al-data").textContent); } catch (err) { d = null; }
 
     // ---- ledger ----
     if (loadErr) fail("ledger", "cannot load the evidence: " + loadErr);
@@ -342,6 +364,19 @@
     });
     done("metrics", n + " metrics recomputed from their cited cells");
 
+    // ---- the document the evidence renders to, compared with the page ----
+    var ev = null;
+    if (!loadErr && !lineBad && end >= 0) {
+      ev = { meta: meta, inputs: inputs, ledger: ledger, snapshots: evSnaps, hits: evHits, metricsets: evSets, reports: evReps };
+      var csp = "default-src 'none'; script-src '" + (await sha256Source(SELF)) + "'; style-src '" + (await sha256Source(AL_CSS)) +
+        "'; img-src data:; base-uri 'none'; form-action 'none'";
+      var want = null;
+      try { want = ALPage.documentHTML(ev, sealArtifactsNull ? Object.assign({}, m, { seal: Object.assign({}, m.seal, { artifacts: null }) }) : m, arts, order.slice().sort(), SELF, csp); } catch (err) { docDiff = { check: "page", detail: "cannot render the bundle again: " + err.message }; }
+      if (want !== null) {
+        expectedDoc = new DOMParser().parseFromString(want, "text/html");
+        docDiff = firstDifference(expectedDoc, pristine);
+      }
+    }
     // ---- evidence: the report's data block is the sealed evidence ----
     if (!d) fail("evidence", "the report data embedded in the page (al-data) is unreadable");
     else if (loadErr) fail("evidence", "not compared: the evidence could not be loaded");
@@ -367,10 +402,11 @@
       if (!canonEq(d.outputs || {}, outputs)) fail("evidence", "the report data's outputs differ from run.finished");
       if (!canonEq(d.texts || [], texts)) fail("evidence", "the report data's model answers differ from the node.finished events");
     }
+    if (docDiff && docDiff.check === "evidence") fail("evidence", docDiff.detail);
     done("evidence", "the embedded report data is the sealed evidence");
 
     // ---- report: re-fill every item from the evidence and compare ----
-    var main = document.getElementById("al-report");
+    var main = pristine.getElementById("al-report");
     if (!main || !d) fail("report", "the visible report is missing");
     else {
       var names = { m: "number m:", v: "cell ", i: "input i:", s: "text", q: "quotation from ", h: "column name ", t: "name ", c: "name ", f: "field ", tr: "tier reason ", mf: "formula of metric ", mn: "metric name ", sql: "SQL of ", sid: "heading ", rc: "row count of ", kp: "path of ", kt: "text of ", node: "node ", on: "output name ", o: "output ", x: "model answer " };
@@ -391,7 +427,7 @@
         if (el.textContent !== exp) fail("report", "report " + itemName(el) + " shows " + JSON.stringify(el.textContent) + ", but the sealed evidence renders " + JSON.stringify(exp));
       }
       // every text node belongs to an evidence item or a label
-      var walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT), tn;
+      var walker = pristine.createTreeWalker(main, NodeFilter.SHOW_TEXT), tn;
       while ((tn = walker.nextNode())) {
         if (!/\S/.test(tn.nodeValue)) continue;
         var p = tn.parentElement, own = p.closest("[data-k]");
@@ -435,18 +471,14 @@
         if (rows !== Math.min(20, s.data.rows.length)) fail("report", "the evidence appendix shows " + rows + " rows of " + s.id);
       });
     }
+    if (docDiff && docDiff.check === "report") fail("report", docDiff.detail);
     done("report", "every number, cell, name and quotation of the visible report re-fills from the sealed evidence");
 
-    // ---- page: nothing else in the file ----
-    var kids = Array.prototype.slice.call(document.body.children).map(function (x) { return x.tagName.toLowerCase() + (x.id ? "#" + x.id : "") + (x.className ? "." + x.className : ""); });
-    var expectKids = ["section#al-verdict.al-verdict", "main#al-report", "aside#al-panel", "script#al-data", "script#al-bundle"];
-    var extra = kids.filter(function (x, i) { return i < expectKids.length ? x !== expectKids[i] : (x !== "script.al-artifact" && i !== kids.length - 1); });
-    if (kids.length !== expectKids.length + blocks.length + 1 || extra.length) fail("page", "the page holds elements a bundle does not have: " + extra.slice(0, 3).join(", "));
-    var style = document.querySelector("style");
-    if (!style || style.textContent !== AL_CSS) fail("page", "the page's style sheet was changed");
-    if (document.head.children.length !== 6) fail("page", "the page head holds elements a bundle does not have");
-    if (d && document.title !== "Bundle: " + (d.meta.flow ? "Report: " + d.meta.flow : "Report")) fail("page", "the page title was changed");
-    done("page", "the page structure, style and title are a bundle's");
+    // ---- page: the whole document is the one its evidence renders to ----
+    // (compared above; the difference belongs to the check of its part)
+    if (!docDiff) { if (!ev) fail("page", "not compared: the evidence could not be loaded"); }
+    else if (docDiff.check === "page") fail("page", docDiff.detail);
+    done("page", "the document is exactly the bundle its evidence renders to");
 
     // ---- signature ----
     if (m.signature) {
@@ -471,31 +503,178 @@
       var after = evs.slice(end + 1).map(function (e) { return e.seq + " " + e.type; });
       checks.push({ name: "post-seal", ok: true, detail: (evs.length - end - 1) + (evs.length - end - 1 === 1 ? " event" : " events") + " after the seal, not covered by it: " + after.slice(0, 5).join(", ") });
     } else checks.push({ name: "post-seal", ok: true, detail: "no events after the seal" });
-    show();
+    m0 = m;
+    show(expectedDoc, ev && AL.loadData(ALPage.dataJSON(ev)));
   }
 
-  function show() {
-    var ok = checks.every(function (c) { return c.ok; });
-    var sec = document.getElementById("al-verdict"), list = document.getElementById("al-checks");
-    list.textContent = "";
+  // sha256Source is the CSP hash source of an inline block's text.
+  async function sha256Source(text) {
+    var h = new Uint8Array(await crypto.subtle.digest("SHA-256", enc.encode(text))), bin = "";
+    for (var i = 0; i < h.length; i++) bin += String.fromCharCode(h[i]);
+    return "sha256-" + btoa(bin);
+  }
+
+  // firstDifference compares the document the evidence renders to with
+  // the one the file gave, node by node — every element, attribute, text,
+  // comment and the doctype — and names the first difference and the
+  // check it belongs to: the visible report (report), its data block
+  // (evidence) or anything else (page).
+  function firstDifference(want, got) {
+    function where(n) {
+      for (var x = n; x; x = x.parentNode) {
+        if (x.nodeType !== 1) continue;
+        if (x.id === "al-report") return "report";
+        if (x.id === "al-data") return "evidence";
+      }
+      return "page";
+    }
+    function label(n) {
+      if (!n) return "nothing";
+      if (n.nodeType === 3) return "text " + JSON.stringify(n.nodeValue.slice(0, 40));
+      if (n.nodeType === 8) return "a comment " + JSON.stringify(n.nodeValue.slice(0, 40));
+      if (n.nodeType === 10) return "a doctype " + JSON.stringify(n.name);
+      if (n.nodeType !== 1) return "a node of type " + n.nodeType;
+      var s = "<" + n.tagName.toLowerCase();
+      for (var i = 0; i < n.attributes.length && i < 4; i++) s += " " + n.attributes[i].name + "=" + JSON.stringify(n.attributes[i].value.slice(0, 30));
+      return s + ">";
+    }
+    function path(n) {
+      var out = [];
+      for (var x = n; x && x.nodeType === 1; x = x.parentNode) {
+        var k = x.getAttribute("data-k"), tag = x.tagName.toLowerCase() + (x.id ? "#" + x.id : "");
+        if (k) tag += "[data-k=" + k + (x.getAttribute("data-n") ? " " + x.getAttribute("data-n") : "") + (x.getAttribute("data-a") ? " bytes " + x.getAttribute("data-a") + "-" + x.getAttribute("data-b") : "") + "]";
+        out.unshift(tag);
+        if (x.id) break;
+      }
+      return out.join(" > ");
+    }
+    function attrs(n) {
+      var o = Object.create(null); // an attribute named __proto__ is an attribute like any other
+      for (var i = 0; i < n.attributes.length; i++) o[n.attributes[i].name] = n.attributes[i].value;
+      return o;
+    }
+    function cmp(w, g, parent) {
+      if (!w || !g || w.nodeType !== g.nodeType || w.nodeName !== g.nodeName) {
+        return { at: g || parent, detail: "shows " + label(g) + " where the bundle has " + label(w) };
+      }
+      if (w.nodeType === 3 || w.nodeType === 8) {
+        if (w.nodeValue !== g.nodeValue) {
+          var a = w.nodeValue, b = g.nodeValue, k = 0;
+          while (k < a.length && a[k] === b[k]) k++;
+          return { at: g, detail: "shows " + JSON.stringify(b.slice(Math.max(0, k - 20), k + 40)) + " where the bundle has " + JSON.stringify(a.slice(Math.max(0, k - 20), k + 40)) };
+        }
+        return null;
+      }
+      if (w.nodeType === 10) return (w.name === g.name && w.publicId === g.publicId && w.systemId === g.systemId) ? null : { at: parent, detail: "the doctype differs" };
+      if (w.nodeType === 1) {
+        var wa = attrs(w), ga = attrs(g), ks = Object.keys(wa).concat(Object.keys(ga));
+        for (var i = 0; i < ks.length; i++) {
+          var k = ks[i], gv = ga[k], wv = wa[k];
+          if (wv === gv) continue;
+          return { at: g, detail: gv === undefined ? "lacks attribute " + k :
+            wv === undefined ? "has attribute " + k + "=" + JSON.stringify(gv.slice(0, 60)) + ", which the bundle does not have" :
+            "has " + k + "=" + JSON.stringify(gv.slice(0, 60)) + " where the bundle has " + JSON.stringify(wv.slice(0, 60)) };
+        }
+      }
+      var wc = w.childNodes, gc = g.childNodes;
+      for (var j = 0; j < Math.max(wc.length, gc.length); j++) {
+        var r = cmp(wc[j], gc[j], g);
+        if (r) return r;
+      }
+      return null;
+    }
+    var r = cmp(want, got, got);
+    if (!r) return null;
+    var check = where(r.at), p = path(r.at && r.at.nodeType === 1 ? r.at : r.at && r.at.parentNode);
+    var prefix = check === "report" ? "the visible report differs from what the sealed evidence renders to" :
+      check === "evidence" ? "the report data embedded in the page (al-data) differs from the sealed evidence" :
+      "the page differs from the bundle its evidence renders to";
+    return { check: check, detail: prefix + (p ? " at " + p : "") + ": it " + r.detail };
+  }
+
+  // The verdict. The file's own "Not verified" notice and its unverified
+  // copy of the report go; the verifier puts its verdict on top and, when
+  // every check passes, the report it rendered from the evidence below it.
+  // On any failure the page holds the failure and nothing else.
+  function h(tag, text, attrs) {
+    var e = document.createElement(tag);
+    if (text) e.textContent = text;
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    return e;
+  }
+  function verdictBox(ok, failing) {
+    var sec = h("section", "", { id: "al-verdict", "class": "al-verdict", "data-status": ok ? "ok" : "fail", role: "status" });
+    sec.appendChild(h("h2", ok ? "Verified" : "NOT VERIFIED"));
+    sec.appendChild(h("p", ok
+      ? "Everything in this file matches its seal " + m0.seal_hash + " (checked offline in this browser). The report below is the one this check rendered from the sealed evidence."
+      : "This file does not match its seal: the " + failing.join(", ") + (failing.length > 1 ? " checks fail" : " check fails") + ". Its report is not shown. Run agentlab verify on the file for the details.", { id: "al-verdict-text" }));
+    var list = h("ol", "", { id: "al-checks" });
     checks.forEach(function (c) {
-      var li = document.createElement("li");
-      li.setAttribute("data-check", c.name);
-      li.setAttribute("data-ok", c.ok ? "true" : "false");
-      li.textContent = (c.ok ? "ok    " : "FAIL  ") + c.name + ": " + c.detail;
-      list.appendChild(li);
+      list.appendChild(h("li", (c.ok ? "ok    " : "FAIL  ") + c.name + ": " + c.detail, { "data-check": c.name, "data-ok": c.ok ? "true" : "false" }));
     });
-    document.getElementById("al-verdict-text").textContent = ok
-      ? "Verified: everything in this file matches its seal " + (document.getElementById("al-bundle") ? "" : "") + "(checked offline in this browser)."
-      : "NOT VERIFIED: this file does not match its seal. Failing checks are listed below.";
-    sec.setAttribute("data-status", ok ? "ok" : "fail");
-    window.ALResult = { ok: ok, checks: checks };
+    // the list folds away under a verified report and stays open over a failure
+    var det = h("details", "", ok ? {} : { open: "" });
+    det.appendChild(h("summary", checks.length + " checks" + (ok ? ", all passed" : ", " + failing.length + " failing")));
+    det.appendChild(list);
+    sec.appendChild(det);
+    return sec;
+  }
+  var m0 = { seal_hash: "" };
+  function clearStyles() {
+    // anything that could restyle the failure: every style sheet but the
+    // page's own, attributes on <html> and <body>
+    Array.prototype.slice.call(document.querySelectorAll("style, link")).forEach(function (x) {
+      if (!(x.tagName === "STYLE" && x.parentNode === document.head && x.textContent === AL_CSS)) x.remove();
+    });
+    [document.documentElement, document.body].forEach(function (x) {
+      Array.prototype.slice.call(x.attributes).forEach(function (a) { if (!(x === document.documentElement && a.name === "lang")) x.removeAttribute(a.name); });
+    });
+    try { document.adoptedStyleSheets = []; } catch (e) { /* older engines */ }
+  }
+  var watching = null;
+  // foreign tells a change to the page from the ones the page makes itself:
+  // the panel's content, the body's panel-open class, the check list
+  // folding open or shut
+  function foreign(r) {
+    var t = r.target.nodeType === 1 ? r.target : r.target.parentNode;
+    if (!t) return true;
+    if (t.closest("#al-panel")) return false;
+    if (r.type === "attributes" && t === document.body && r.attributeName === "class") return false;
+    if (r.type === "attributes" && r.attributeName === "open" && t.tagName === "DETAILS" && t.closest("#al-verdict")) return false;
+    return true;
+  }
+  function show(expectedDoc, data) {
+    var ok = checks.every(function (c) { return c.ok; });
+    var failing = checks.filter(function (c) { return !c.ok; }).map(function (c) { return c.name; });
+    if (watching) watching.disconnect();
+    if (!ok) {
+      clearStyles();
+      document.body.replaceChildren(verdictBox(false, failing));
+      document.title = "NOT VERIFIED: " + (failing.join(", ") || "the page");
+      // whatever edits the failure afterwards, the failure comes back
+      watching = new MutationObserver(function (rs) { if (rs.some(foreign)) show(null, null); });
+      watching.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    } else {
+      var main = document.importNode(expectedDoc.getElementById("al-report"), true), panel = document.importNode(expectedDoc.getElementById("al-panel"), true);
+      document.body.replaceChildren(verdictBox(true, []), main, panel);
+      AL.start(data);
+      // a change to the verified report or the head afterwards (a script
+      // the policy let in, an extension) voids the verdict
+      watching = new MutationObserver(function (rs) {
+        if (!rs.some(foreign)) return;
+        checks.push({ name: "page", ok: false, detail: "the page was changed after it was verified" });
+        show(null, null);
+      });
+      watching.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    }
+    window.ALResult = { ok: ok, checks: checks, ms: Math.round(performance.now()) }; // ms: from navigation to this verdict
   }
 
   function start() {
+    pristine = document.cloneNode(true);
     run().catch(function (err) {
       checks.push({ name: "bundle", ok: false, detail: "the verifier stopped: " + (err && err.message ? err.message : String(err)) });
-      show();
+      show(null, null);
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();

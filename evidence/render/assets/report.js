@@ -310,7 +310,7 @@ var AL = (function () {
     var s = data.snap[q];
     if (!s) { box.appendChild(h("p", "snapshot " + q + " is not in this report")); return; }
     box.appendChild(h("h4", "Snapshot " + q + " (" + s.source + ")"));
-    box.appendChild(h("pre", s.sql));
+    sqlWithParams(box, s);
     var masked = s.masked || [];
     var t = h("table"), tr = h("tr");
     tr.appendChild(h("th", "row"));
@@ -334,6 +334,32 @@ var AL = (function () {
     });
     box.appendChild(t);
   }
+  // sqlWithParams shows a snapshot's SQL and the values bound to its
+  // parameters, one ":name = value" a line.
+  function sqlWithParams(box, s) {
+    box.appendChild(h("pre", s.sql));
+    var ps = s.params && typeof s.params === "object" ? Object.keys(s.params).sort() : [];
+    if (!ps.length) return;
+    box.appendChild(h("pre", ps.map(function (k) { return ":" + k + " = " + formatInput(s.params[k]); }).join("\n"), "al-params"));
+  }
+  // shownVsEvidence says whether the text the page shows for el is what
+  // the evidence gives: the panel checks the page, not the evidence
+  // against itself.
+  function shownVsEvidence(box, el) {
+    var want = expected(data, el), got = el.textContent;
+    if (want === undefined) return;
+    if (want === null) { box.appendChild(h("p", "The page shows \u201c" + got + "\u201d, which no evidence of this report gives.", "al-bad al-shown")); return; }
+    box.appendChild(want === got
+      ? h("p", "The page shows \u201c" + got + "\u201d: the value the evidence gives.", "al-ok al-shown")
+      : h("p", "The page shows \u201c" + got + "\u201d, but the evidence gives \u201c" + want + "\u201d.", "al-bad al-shown"));
+  }
+  // num formats a recomputed or recorded value as the report formats a
+  // number of the metric (never a raw float such as 1.1721e+06).
+  function num(mv, v) {
+    if (typeof v !== "number" || !isFinite(v)) return String(v);
+    var x = formatMetric({ value: v, format: mv.format, unit: mv.unit, decimals: mv.decimals }, "");
+    return x === null ? String(v) : x;
+  }
   function around(list, n) {
     var set = {}, out = [];
     list.forEach(function (r) { for (var i = r - 2; i <= r + 2; i++) set[i] = true; });
@@ -349,10 +375,11 @@ var AL = (function () {
     var st = window.ALVerifyStatus ? window.ALVerifyStatus(artifact) : null;
     box.appendChild(h("p", st || "This file does not verify itself; check it with agentlab verify, or open the run's bundle.html.", st && st.indexOf("verified") === 0 ? "al-ok" : ""));
   }
-  function showMetric(box, set, name) {
+  function showMetric(box, set, name, el) {
     var mv = metric(data, set, name), ms = data.metricsets.filter(function (x) { return x.node === set; })[0];
     if (!mv) { box.appendChild(h("p", "No metric " + name)); return; }
     box.appendChild(h("h3", "Metric " + name + (mv.card ? " (" + mv.card + ")" : "")));
+    if (el) shownVsEvidence(box, el);
     box.appendChild(h("h4", "Formula"));
     box.appendChild(h("pre", mv.formula));
     box.appendChild(h("h4", "Substituted"));
@@ -362,7 +389,7 @@ var AL = (function () {
     try {
       var r = calc(mv.substituted);
       ok = mv.value !== null && sameValue(r, mv.value);
-      txt = String(r) + (ok ? " = recorded value " : " ≠ recorded value ") + String(mv.value);
+      txt = num(mv, r) + (ok ? " = recorded value " : " ≠ recorded value ") + num(mv, mv.value);
     } catch (e) { txt = "cannot recompute: " + e.message + (mv.error ? " (recorded error: " + mv.error + ")" : ""); }
     box.appendChild(h("p", txt, ok ? "al-ok" : "al-bad"));
     // Lineage: the metrics this one uses, with their values (each opens
@@ -426,11 +453,12 @@ var AL = (function () {
     var k = attr(el, "data-k"), box = document.getElementById("al-panel-body"), q = attr(el, "data-q"), n = attr(el, "data-n");
     box.textContent = "";
     var hl = {}, r;
-    if (k === "m") showMetric(box, attr(el, "data-set"), n);
+    if (k === "m") showMetric(box, attr(el, "data-set"), n, el);
     else if (k === "v") {
       r = +attr(el, "data-r");
       hl[r] = {}; hl[r][attr(el, "data-c")] = true;
       box.appendChild(h("h3", "Cell " + q + " row " + r + " column " + attr(el, "data-c")));
+      shownVsEvidence(box, el);
       var s = data.snap[q], j = col(s, attr(el, "data-c"));
       if (s && (s.masked || []).indexOf(attr(el, "data-c")) >= 0) box.appendChild(h("p", "This column is masked at the source: its values are not in the evidence.", "al-masked"));
       rowsAround(box, q, around([r], 5), hl);
@@ -442,6 +470,7 @@ var AL = (function () {
     } else if (k === "t" || k === "c") {
       var parts = n.split("."), tb = parts[0];
       box.appendChild(h("h3", (k === "t" ? "Table " : "Column ") + n));
+      shownVsEvidence(box, el);
       data.snapshots.forEach(function (x) {
         if (x.data.source === tb && (k === "t" || col(x.data, parts.slice(1).join(".")) >= 0)) rowsAround(box, x.id, around([0], 3), {});
       });
@@ -449,6 +478,7 @@ var AL = (function () {
     } else if (k === "q") {
       var hit = data.hit[q];
       box.appendChild(h("h3", "Quotation from " + q));
+      shownVsEvidence(box, el);
       if (hit) {
         box.appendChild(h("p", hit.path));
         var words = el.textContent, i = hit.text.indexOf(words), bq = h("blockquote");
@@ -462,6 +492,7 @@ var AL = (function () {
       sealStatus(box, artifactOf(q));
     } else if (k === "i") {
       box.appendChild(h("h3", "Input " + n));
+      shownVsEvidence(box, el);
       box.appendChild(h("pre", formatInput(data.inputs[n])));
       sealStatus(box, null);
     } else return;
@@ -469,31 +500,59 @@ var AL = (function () {
     document.body.classList.add("al-open");
   }
   function hide() {
-    document.getElementById("al-panel").hidden = true;
+    var p = document.getElementById("al-panel");
+    if (!p || p.hidden) return;
+    p.hidden = true;
     document.body.classList.remove("al-open");
+    if (opener && document.contains(opener)) opener.focus();
+    opener = null;
   }
   function artifactOf(q) {
     var all = data.snapshots.concat(data.hits);
     for (var i = 0; i < all.length; i++) if (all[i].id === q) return all[i].artifact;
     return null;
   }
-  function init() {
-    var el = document.getElementById("al-data");
-    try { data = loadData(el.textContent); } catch (e) { data = null; }
+  // bind opens the panel from a click, Enter or Space on any item; focus
+  // moves into the panel and back to the item when it closes.
+  var bound = false, opener = null;
+  function bind() {
+    if (bound) return;
+    bound = true;
     document.addEventListener("click", function (ev) {
       var t = ev.target.closest && ev.target.closest(".al-ref");
-      if (t) show(t);
+      if (t) open(t);
     });
     document.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" && ev.target.classList && ev.target.classList.contains("al-ref")) show(ev.target);
+      var t = ev.target;
+      if ((ev.key === "Enter" || ev.key === " ") && t.classList && t.classList.contains("al-ref")) { ev.preventDefault(); open(t); }
       if (ev.key === "Escape") hide();
     });
-    document.getElementById("al-close").addEventListener("click", hide);
+  }
+  function open(t) {
+    opener = t;
+    show(t);
+    var p = document.getElementById("al-panel");
+    if (p && !p.hidden) p.focus(); // into the panel; Tab reaches its close button
+  }
+  // start shows the panel for data, the report's evidence: report.html
+  // reads its own data block; bundle.html waits for its verifier, which
+  // passes the evidence it checked.
+  function start(d) {
+    data = d;
+    bind();
+    var close = document.getElementById("al-close");
+    if (close) close.addEventListener("click", hide);
+  }
+  function init() {
+    if (typeof AL_LAYOUT !== "undefined") return; // a bundle: the verifier calls start
+    var d = null;
+    try { d = loadData(document.getElementById("al-data").textContent); } catch (e) { d = null; }
+    start(d);
   }
   if (typeof document !== "undefined") {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
   }
-  return { calc: calc, sameValue: sameValue, canon: canon, fixed: fixed, formatMetric: formatMetric, formatCell: formatCell,
+  return { start: start, calc: calc, sameValue: sameValue, canon: canon, fixed: fixed, formatMetric: formatMetric, formatCell: formatCell,
     formatInput: formatInput, loadData: loadData, expected: expected, metric: metric, cell: cell, enc: enc };
 })();
 if (typeof module !== "undefined") module.exports = AL;
