@@ -81,7 +81,9 @@ var ALPage = (function () {
     }
     return fields([["meta", meta], ["inputs", goValue(ev.inputs)],
       ["ledger", "[" + ev.ledger.map(function (e) { return fields([["id", goString(e.id)], ["kind", goString(e.kind)], ["artifact", goString(e.artifact)]]); }).join(",") + "]"],
-      ["snapshots", arts(ev.snapshots, "id")], ["hits", arts(ev.hits, "id")], ["metricsets", arts(ev.metricsets, "node")], ["reports", arts(ev.reports, "node")]]);
+      ["snapshots", arts(ev.snapshots, "id")], ["hits", arts(ev.hits, "id")], ["metricsets", arts(ev.metricsets, "node")], ["reports", arts(ev.reports, "node")],
+      ["outputs", goValue(ev.outputs || {})],
+      ["texts", "[" + (ev.texts || []).map(function (t) { return fields([["node", goString(t.node)], ["text", goString(t.text)]]); }).join(",") + "]"]]);
   }
 
   // evidenceHTML is the manifest and artifact blocks (bundle.go).
@@ -409,6 +411,29 @@ var ALPage = (function () {
     }
     if (p.mark) this.s("</mark>");
   };
+  // runText is evidence/render/runtext.go: the run's outputs and every
+  // model node's answer.
+  function runText(w, ev) {
+    var outs = ev.outputs || {}, names = Object.keys(outs).sort(cmpBytes), texts = ev.texts || [];
+    w.s("<section class=\"al-run\">\n<h2 class=\"al-label\">Outputs</h2>\n");
+    if (!names.length) w.s("<p class=\"al-label\">This run returned no outputs.</p>\n");
+    else {
+      w.s("<dl class=\"al-outputs\">\n");
+      names.forEach(function (k) {
+        w.s("<dt"); w.a("data-k", "on"); w.a("data-n", k); w.s(">"); w.t(k);
+        w.s("</dt><dd class=\"al-text\""); w.a("data-k", "o"); w.a("data-n", k); w.s(">"); w.t(AL.formatInput(outs[k])); w.s("</dd>\n");
+      });
+      w.s("</dl>\n");
+    }
+    if (texts.length) {
+      w.s("<h2 class=\"al-label\">Model answers</h2>\n");
+      texts.forEach(function (nt, i) {
+        w.s("<article><h3"); w.a("data-k", "node"); w.a("data-n", nt.node); w.s(">"); w.t(nt.node);
+        w.s("</h3>\n<div class=\"al-text al-answer\""); w.a("data-k", "x"); w.a("data-i", String(i)); w.s(">"); w.t(nt.text); w.s("</div>\n</article>\n");
+      });
+    }
+    w.s("</section>\n");
+  }
   function title(meta) { return meta.flow ? "Report: " + meta.flow : "Report"; }
   function body(ev) {
     var doc = new Doc(ev), w = new W(), m = ev.meta;
@@ -433,6 +458,7 @@ var ALPage = (function () {
       w.s("</div>\n</article>\n");
     });
     w.s("</section>\n");
+    runText(w, ev);
     w.s("<section class=\"al-metrics\">\n<h2 class=\"al-label\">Metrics</h2>\n");
     if (!ev.metricsets.length) w.s("<p class=\"al-label\">This run computed no metrics.</p>\n");
     ev.metricsets.forEach(function (ms) {

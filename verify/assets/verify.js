@@ -367,7 +367,7 @@
     // ---- the document the evidence renders to, compared with the page ----
     var ev = null;
     if (!loadErr && !lineBad && end >= 0) {
-      ev = { meta: meta, inputs: inputs, ledger: ledger, snapshots: evSnaps, hits: evHits, metricsets: evSets, reports: evReps };
+      ev = { meta: meta, inputs: inputs, ledger: ledger, snapshots: evSnaps, hits: evHits, metricsets: evSets, reports: evReps, outputs: outputs, texts: texts };
       var csp = "default-src 'none'; script-src '" + (await sha256Source(SELF)) + "'; style-src '" + (await sha256Source(AL_CSS)) +
         "'; img-src data:; base-uri 'none'; form-action 'none'";
       var want = null;
