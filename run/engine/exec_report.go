@@ -13,16 +13,9 @@ func init() {
 	registerExecutor("report", executor{leaf: true, run: execReport})
 }
 
-// citationGuide is appended to a report node's system prompt: the model
-// writes markers, never numbers, and the system fills the values in.
-const citationGuide = `Write every figure as a citation marker; never write a number yourself.
-Markers: [[m:NAME]] a metric ([[m:NAME|万]] in a display unit: 万 亿 千 k M B %), [[i:NAME]] an input,
-[[v:Q1.r0.COLUMN]] one cell of a query result, [[table:Q1 cols=a,b rows=0-4]] a table,
-[[q:K1|exact words]] a verbatim quotation from a knowledge hit, [[see:m:NAME,Q1]] the grounds of a claim.
-Every sentence that states a finding (a change, a comparison, a ranking) must carry a marker.`
-
-// execReport asks the model (Kind "report", with the citable evidence)
-// for a narrative with citation markers, checks it (checkReport) and asks
+// execReport asks the model (Kind "report"), whose system prompt carries
+// the citation guide and the evidence catalog (evidence_catalog.go), for a
+// narrative with citation markers, checks it (checkReport) and asks
 // for a rewrite, feeding the violations back, up to max_repairs times.
 // Violations left after that fail the node (on_violation: fail) or are
 // recorded in the report (mark). With claims: judge every conclusion is
@@ -38,8 +31,13 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 	if system != "" {
 		system += "\n\n"
 	}
-	system += citationGuide
 	c := t.citable()
+	catalog := evidenceCatalog(c)
+	system += citationGuide(c) + "\n\n" + catalog
+	catalogArt, err := t.r.cfg.Recorder.PutArtifact([]byte(catalog))
+	if err != nil {
+		return nil, effects{}, fmt.Errorf("node %q: storing its evidence catalog: %v", t.id, err)
+	}
 	strict := n.Str("numbers") != "lenient"
 	claims := n.Str("claims")
 	maxRepairs := 1
@@ -107,7 +105,7 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		"model":      model,
 		"usage":      usage,
 	}
-	return out, effects{record: map[string]any{"report_artifact": id}}, nil
+	return out, effects{record: map[string]any{"report_artifact": id, "catalog_artifact": catalogArt.String()}}, nil
 }
 
 // judgeVerdicts are the answers a judge may give.
