@@ -56,7 +56,7 @@ func evidenceCatalog(c *citable) string {
 	}
 	if len(c.snapIDs) > 0 {
 		empty = false
-		b.WriteString("\nQuery results (cite a cell as [[v:ID.rROW.COLUMN]], rows counted from r0):\n")
+		b.WriteString("\nQuery results (cite any cell as the markers of r0 show, with its row: r0, r1 …):\n")
 		for _, id := range c.snapIDs {
 			writeCatalogSnapshot(&b, id, c)
 		}
@@ -96,6 +96,13 @@ func writeCatalogSnapshot(b *strings.Builder, id string, c *citable) {
 		fmt.Fprintf(b, ": %s", cut(sql, catalogMaxSQLChars))
 	}
 	b.WriteString("\n")
+	if ps := sortedKeys(s.Params); len(ps) > 0 {
+		vals := make([]string, len(ps))
+		for i, k := range ps {
+			vals[i] = k + "=" + cut(oneLine(erender.FormatInput(s.Params[k])), catalogMaxCellChars)
+		}
+		fmt.Fprintf(b, "  params: %s\n", strings.Join(vals, ", "))
+	}
 	if len(s.Columns) == 0 {
 		return
 	}

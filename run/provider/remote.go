@@ -132,6 +132,8 @@ type protocol interface {
 	body(req Request, model string) ([]byte, error)
 	header(h http.Header, key string)
 	decode(events *sseReader, res *streamResult, emit func(string)) error
+	// decodeWhole reads an answer sent as one JSON body (whole.go).
+	decodeWhole(raw []byte, res *streamResult, emit func(string)) error
 }
 
 // adapter is a protocol that can change its request when the server
@@ -219,6 +221,9 @@ func isLoopback(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// maxWholeBody bounds an answer sent as one JSON body.
+const maxWholeBody = 32 << 20
 
 // Sentinel causes that tell a timeout of ours from a cancellation by the
 // caller.
@@ -333,9 +338,19 @@ func (r *remote) attempt(ctx context.Context, body []byte, res *streamResult, em
 		return r.statusError(hresp)
 	}
 	if ct := hresp.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "text/event-stream") {
-		peek, _ := io.ReadAll(io.LimitReader(hresp.Body, 512))
-		return failf(false, "the server answered with %q instead of an event stream (%s); check %s: it must point at an API that streams, such as %s",
-			ct, excerpt(string(peek)), r.baseEnv, r.endpoint.Redacted())
+		if !strings.Contains(ct, "json") {
+			peek, _ := io.ReadAll(io.LimitReader(hresp.Body, 512))
+			return failf(false, "the server answered with %q instead of an event stream or JSON (%s); check %s: it must point at a chat API, such as %s",
+				ct, excerpt(string(peek)), r.baseEnv, r.endpoint.Redacted())
+		}
+		raw, err := io.ReadAll(io.LimitReader(hresp.Body, maxWholeBody+1))
+		if err != nil {
+			return r.readError(ctx, tctx, err)
+		}
+		if len(raw) > maxWholeBody {
+			return failf(false, "the server's JSON answer is larger than %d bytes", maxWholeBody)
+		}
+		return r.proto.decodeWhole(raw, res, emit)
 	}
 	idle := newIdleReader(hresp.Body, r.opts.IdleTimeout, func() { cancel(errStalled) })
 	defer idle.stop()
