@@ -50,7 +50,8 @@ func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken fu
 		Tools: decls, Evidence: providerEvidence(req.Evidence),
 	}, onToken)
 	if err != nil {
-		return engine.ModelResponse{}, err
+		u := provider.BilledUsage(err)
+		return engine.ModelResponse{}, engine.WithUsage(err, engine.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CostUSD: u.CostUSD, CostUnknown: u.CostUnknown})
 	}
 	out := engine.ModelResponse{
 		Text: resp.Text, Model: resp.Model,

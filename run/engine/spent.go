@@ -21,6 +21,18 @@ type spentError struct {
 func (e *spentError) Error() string { return e.err.Error() }
 func (e *spentError) Unwrap() error { return e.err }
 
+// WithUsage attaches to err what a failed model call cost: the model
+// adapter wraps a provider's billed failure with it, so that the node
+// counts the attempts the server billed although the call failed.
+func WithUsage(err error, u Usage) error { return withUsage(err, u) }
+
+// billedBy is what the failed model call that returned err cost (zero
+// when nothing was billed).
+func billedBy(err error) Usage {
+	u, _ := spentUsage(err)
+	return u
+}
+
 // withUsage attaches what the failed work cost to err.
 func withUsage(err error, u Usage) error {
 	if err == nil || u == (Usage{}) {

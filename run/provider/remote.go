@@ -162,6 +162,11 @@ type attemptError struct {
 	retryable  bool
 	retryAfter time.Duration
 	hasAfter   bool
+	// feedback, when set, is what the model is told on the next attempt,
+	// after its own answer (answer): the request is not sent again as it
+	// was, since the same request tends to get the same wrong answer.
+	feedback string
+	answer   string
 }
 
 func (e *attemptError) Error() string { return e.msg }
@@ -261,6 +266,10 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 		emitted = true
 		onToken(s)
 	}
+	// spent is what the failed attempts of this call cost: a server bills
+	// an answer that is then refused here (not JSON, cut off) as much as
+	// one that is used.
+	var spent Usage
 	for attempt := 1; ; attempt++ {
 		res := &streamResult{}
 		var resp Response
@@ -269,15 +278,23 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 			resp, err = r.finish(req, model, res)
 		}
 		if err == nil {
+			resp.Usage = addSpent(resp.Usage, spent)
 			if buffered {
 				if err := stream(ctx, resp.Text, onToken); err != nil {
-					return Response{}, err
+					return Response{}, billed(err, resp.Usage)
 				}
 			}
 			return resp, nil
 		}
+		if res.haveUsage {
+			u := res.usage
+			if u.OutputTokens == 0 && res.text.Len() > 0 {
+				u.OutputTokens = EstimateTokens(res.text.String())
+			}
+			spent = addSpent(spent, priceUsage(u, r.prices, model, res.model))
+		}
 		if ctx.Err() != nil {
-			return Response{}, ctx.Err()
+			return Response{}, billed(ctx.Err(), spent)
 		}
 		var ae *attemptError
 		if !errors.As(err, &ae) {
@@ -301,7 +318,20 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 			case ae.retryable && attempt > 1:
 				msg += fmt.Sprintf(" (gave up after %d attempts)", attempt)
 			}
-			return Response{}, r.callError(req, msg, ae.retryable)
+			return Response{}, billed(r.callError(req, msg, ae.retryable), spent)
+		}
+		if ae.feedback != "" {
+			// Tell the model what was wrong with its answer, and ask at
+			// once: this is a repair turn, not a server failure to wait out.
+			req.Messages = append(append([]Message(nil), req.Messages...),
+				Message{Role: RoleAssistant, Content: ae.answer}, Message{Role: RoleUser, Content: ae.feedback})
+			if body, err = r.proto.body(req, model); err != nil {
+				return Response{}, billed(r.callError(req, "the request cannot be encoded: "+err.Error(), false), spent)
+			}
+			if r.opts.OnRetry != nil {
+				r.opts.OnRetry(attempt, 0, r.redact(ae.msg))
+			}
+			continue
 		}
 		wait := backoff(attempt, r.opts.BaseDelay, r.opts.MaxDelay)
 		if ae.hasAfter {
@@ -311,7 +341,7 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 			r.opts.OnRetry(attempt, wait, r.redact(ae.msg))
 		}
 		if err := r.sleep(ctx, wait); err != nil {
-			return Response{}, err
+			return Response{}, billed(err, spent)
 		}
 	}
 }
@@ -493,9 +523,9 @@ func (r *remote) finish(req Request, model string, res *streamResult) (Response,
 		if len(bytes.TrimSpace(tc.Args)) == 0 {
 			tc.Args = json.RawMessage("{}")
 		}
-		if !json.Valid(tc.Args) {
-			return Response{}, failf(true, "the arguments of tool call %q are not valid JSON: %s", tc.Name, excerpt(string(tc.Args)))
-		}
+		// Arguments that are not valid JSON are passed on as written: the
+		// agent loop answers such a call with the reason, so that the
+		// model can correct it (a retry would re-send the same request).
 	}
 	if len(resp.ToolCalls) > 0 {
 		resp.StopReason = StopToolCalls
@@ -512,6 +542,10 @@ func (r *remote) finish(req Request, model string, res *streamResult) (Response,
 	if req.OutputSchema != nil && len(resp.ToolCalls) == 0 {
 		text, err := checkStructured(resp.Text, req.OutputSchema)
 		if err != nil {
+			var ae *attemptError
+			if errors.As(err, &ae) {
+				ae.answer = resp.Text
+			}
 			return Response{}, err
 		}
 		resp.Text = text
