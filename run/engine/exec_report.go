@@ -73,8 +73,7 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		if err := t.emit(pendingEvent{"report.repair", t.id, map[string]any{"attempt": attempts, "violations": len(vs)}}); err != nil {
 			return nil, effects{}, err
 		}
-		msgs = append(msgs, Message{Role: "assistant", Content: text}, Message{Role: "user", Content: "Your report breaks the citation rules:\n" +
-			describeViolations(text, vs) + "Rewrite the whole report so that every figure is a marker and every marker resolves. Do not write any number yourself."})
+		msgs = append(msgs, Message{Role: "assistant", Content: text}, Message{Role: "user", Content: repairMessage(text, vs, c)})
 	}
 	if claims == "judge" {
 		shown := writer // the name in warnings: the model that answered when none is named
