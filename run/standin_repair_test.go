@@ -36,10 +36,10 @@ func TestRepairTurnNamesTheAlternatives(t *testing.T) {
 	repair := msgs[len(msgs)-1].Content
 	for _, want := range []string{
 		"bare_number at byte 12: \"35,900\"",
-		"write instead: [[m:gmv]]",                // the metric whose value it is
-		"write instead: [[m:orders]]",             // nearest to "order"
-		"write instead: [[v:Q1.r0.gmv]]",          // nearest column to "gvm"
-		"- [[m:gmv]] = 35,900 CNY",                // the catalog entries, repeated
+		"write instead: [[m:gmv]]",       // the metric whose value it is
+		"write instead: [[m:orders]]",    // nearest to "order"
+		"write instead: [[v:Q1.r0.gmv]]", // nearest column to "gvm"
+		"- [[m:gmv]] = 35,900 CNY",       // the catalog entries, repeated
 		"- Q1 (node pull, source sales, 4 rows)",
 		"  r0: region=east | orders=38 | gmv=10480",
 	} {
