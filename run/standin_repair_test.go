@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,16 +36,24 @@ func TestRepairTurnNamesTheAlternatives(t *testing.T) {
 	msgs := reqs[len(reqs)-1].Request.Messages
 	repair := msgs[len(msgs)-1].Content
 	for _, want := range []string{
-		"bare_number at byte 12: \"35,900\"",
-		"write instead: [[m:gmv]]",       // the metric whose value it is
-		"write instead: [[m:orders]]",    // nearest to "order"
-		"write instead: [[v:Q1.r0.gmv]]", // nearest column to "gvm"
-		"- [[m:gmv]] = 35,900 CNY",       // the catalog entries, repeated
-		"- Q1 (node pull, source sales, 4 rows)",
-		"  r0: region=east | orders=38 | gmv=10480",
+		"write instead: [[m:gmv]]\n",                     // the metric whose value it is
+		"write instead: [[m:orders]] or [[m:avg_order]]", // nearest to "order" first
+		"write instead: [[v:Q1.r0.gmv]]",                 // nearest column to "gvm"
+		"- [[m:gmv]] = 35,900 CNY\n",                     // the catalog entries, repeated
+		"  r0: region=east | orders=38 | gmv=10480\n",
 	} {
 		if !strings.Contains(repair, want) {
 			t.Errorf("the repair turn lacks %q:\n%s", want, repair)
 		}
+	}
+	if strings.Contains(repair, "NAME") || strings.Contains(repair, "COLUMN") {
+		t.Errorf("a placeholder stands where real names exist:\n%s", repair)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "evidence.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), indent(repair)) {
+		t.Errorf("docs/evidence.md does not show this repair turn:\n%s", indent(repair))
 	}
 }

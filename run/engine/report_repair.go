@@ -31,7 +31,7 @@ func repairMessage(text string, vs []evidence.Violation, c *citable) string {
 			fmt.Fprintf(&b, "- … and %d more\n", len(vs)-20)
 			break
 		}
-		fmt.Fprintf(&b, "- %s at byte %d: %q: %s\n", v.Kind, v.Start, clip(v.Text, 80), v.Message)
+		fmt.Fprintf(&b, "- %s at byte %d: %q: %s\n", v.Kind, v.Start, clip(v.Text, 80), repairReason(v))
 		alts := alternatives(v, c)
 		if len(alts) > 0 {
 			fmt.Fprintf(&b, "  write instead: %s\n", strings.Join(alts, " or "))
@@ -44,6 +44,22 @@ func repairMessage(text string, vs []evidence.Violation, c *citable) string {
 	}
 	b.WriteString("Rewrite the whole report so that every figure is a marker and every marker resolves. Do not write any number yourself.")
 	return b.String()
+}
+
+// repairReason is the violation's reason in the words of the repair
+// turn: the checker's generic examples ([[m:NAME]]) give way to the real
+// alternatives listed after it.
+func repairReason(v evidence.Violation) string {
+	switch v.Kind {
+	case vBareNumber:
+		if strings.HasPrefix(v.Message, "the number fits several metrics") {
+			return v.Message[:strings.Index(v.Message, ";")]
+		}
+		return "a number written in the text; the system fills numbers in from markers"
+	case vUncitedClaim:
+		return "a conclusion without a citation"
+	}
+	return v.Message
 }
 
 // alternatives are the markers that could stand where v is, best first.
