@@ -148,7 +148,7 @@ func (t *task) runLoop(ctx context.Context, s loopSpec) (res loopResult, err err
 		resp, err := t.r.cfg.Model.Complete(ctx, req, s.onToken)
 		if err != nil {
 			l.usage = l.usage.plus(billedBy(err))
-			return l.res, fmt.Errorf("node %q: the model call failed at step %d: %v", t.id, step, err)
+			return l.res, fmt.Errorf("node %q: the model call failed at step %d: %w", t.id, step, err)
 		}
 		l.res.steps = step
 		l.res.model = resp.Model

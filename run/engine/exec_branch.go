@@ -37,7 +37,7 @@ func execBranch(ctx context.Context, t *task) (any, effects, error) {
 		}
 		resp, err := t.r.cfg.Model.Complete(ctx, req, func(tok string) { t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok}) })
 		if err != nil {
-			return nil, effects{}, withUsage(fmt.Errorf("node %q: %v", t.id, err), billedBy(err))
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: %w", t.id, err), billedBy(err))
 		}
 		// The call was paid for: its usage is part of the output (and of
 		// the error), as for every other model node.

@@ -61,7 +61,7 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 			t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok})
 		})
 		if err != nil {
-			return nil, effects{}, withUsage(fmt.Errorf("node %q: the model call failed: %v", t.id, err), addUsage(usage, billedBy(err)))
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: the model call failed: %w", t.id, err), addUsage(usage, billedBy(err)))
 		}
 		attempts++
 		usage = addUsage(usage, resp.Usage)
@@ -152,7 +152,7 @@ func (t *task) judge(ctx context.Context, text string, c *citable, cl []evidence
 		}
 		resp, err := t.r.cfg.Model.Complete(ctx, req, func(string) {})
 		if err != nil {
-			return nil, addUsage(used, billedBy(err)), fmt.Errorf("node %q: the judge call failed: %v", t.id, err)
+			return nil, addUsage(used, billedBy(err)), fmt.Errorf("node %q: the judge call failed: %w", t.id, err)
 		}
 		used = addUsage(used, resp.Usage)
 		judged++

@@ -35,6 +35,10 @@ type RemoteOptions struct {
 	// long and the attempt fails as stalled (default 2 minutes, which
 	// leaves room for models that reason before their first token).
 	IdleTimeout time.Duration
+	// HeaderTimeout bounds the wait for the response headers: a server
+	// that accepts the connection and then says nothing fails the attempt
+	// after this long instead of after Timeout (default 2 minutes).
+	HeaderTimeout time.Duration
 	// MaxAttempts is how many times one call is tried in all (default 4;
 	// 1 disables retries). Only rate limits, server errors, timeouts and
 	// broken connections are retried, and only while nothing of the answer
@@ -53,6 +57,36 @@ type RemoteOptions struct {
 	// OnRetry, when set, is told about each retry before its wait: the
 	// attempt that failed (1-based), the wait, and why (keys redacted).
 	OnRetry func(attempt int, wait time.Duration, reason string) `json:"-"`
+}
+
+// RetryInfo is one retry of a call, told to the observer WithRetryObserver
+// put in the call's context.
+type RetryInfo struct {
+	Node    string
+	Call    int
+	Attempt int           // the attempt that failed, from 1
+	Wait    time.Duration // before the next attempt
+	Status  int           // HTTP status of the failure; 0 without one
+	Reason  string        // keys redacted
+}
+
+type retryObserverKey struct{}
+
+// WithRetryObserver returns ctx with f told about every retry of a call
+// made with it, so that a caller can record retries per call.
+func WithRetryObserver(ctx context.Context, f func(RetryInfo)) context.Context {
+	return context.WithValue(ctx, retryObserverKey{}, f)
+}
+
+// retried tells the options' OnRetry and the context's observer.
+func (r *remote) retried(ctx context.Context, req Request, attempt int, wait time.Duration, ae *attemptError) {
+	reason := r.redact(ae.msg)
+	if r.opts.OnRetry != nil {
+		r.opts.OnRetry(attempt, wait, reason)
+	}
+	if f, ok := ctx.Value(retryObserverKey{}).(func(RetryInfo)); ok && f != nil {
+		f(RetryInfo{Node: req.Node, Call: req.Call, Attempt: attempt, Wait: wait, Status: ae.status, Reason: reason})
+	}
 }
 
 // String describes o with its keys redacted, so that printing options
@@ -78,6 +112,7 @@ const (
 	DefaultAnthropicBaseURL = "https://api.anthropic.com"
 	DefaultTimeout          = 10 * time.Minute
 	DefaultIdleTimeout      = 2 * time.Minute
+	DefaultHeaderTimeout    = 2 * time.Minute
 	DefaultMaxAttempts      = 4
 	DefaultBaseDelay        = time.Second
 	DefaultMaxDelay         = 30 * time.Second
@@ -95,6 +130,9 @@ func (o RemoteOptions) withDefaults() RemoteOptions {
 	}
 	if o.IdleTimeout <= 0 {
 		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = DefaultMaxAttempts
@@ -167,6 +205,7 @@ type attemptError struct {
 	// was, since the same request tends to get the same wrong answer.
 	feedback string
 	answer   string
+	status   int // the HTTP status, when the server answered with one
 }
 
 func (e *attemptError) Error() string { return e.msg }
@@ -227,6 +266,10 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// statusOverloaded is Anthropic's (and some gateways') "overloaded"
+// status, which net/http has no name for.
+const statusOverloaded = 529
+
 // maxWholeBody bounds an answer sent as one JSON body.
 const maxWholeBody = 32 << 20
 
@@ -235,6 +278,7 @@ const maxWholeBody = 32 << 20
 var (
 	errStalled        = errors.New("stream stalled")
 	errRequestTimeout = errors.New("request timed out")
+	errHeaderTimeout  = errors.New("no response headers")
 )
 
 // complete answers req, retrying failed attempts as RemoteOptions allow.
@@ -300,7 +344,7 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 		if !errors.As(err, &ae) {
 			ae = failf(false, "%v", err)
 		}
-		if a, ok := r.proto.(adapter); ok && !ae.retryable && !emitted && adaptations < 2 && a.adapt(ae.msg) {
+		if a, ok := r.proto.(adapter); ok && !ae.retryable && !emitted && adaptations < 3 && a.adapt(ae.msg) {
 			// The server refused an optional parameter: ask again at
 			// once without it. This does not count as an attempt.
 			adaptations++
@@ -328,18 +372,14 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 			if body, err = r.proto.body(req, model); err != nil {
 				return Response{}, billed(r.callError(req, "the request cannot be encoded: "+err.Error(), false), spent)
 			}
-			if r.opts.OnRetry != nil {
-				r.opts.OnRetry(attempt, 0, r.redact(ae.msg))
-			}
+			r.retried(ctx, req, attempt, 0, ae)
 			continue
 		}
 		wait := backoff(attempt, r.opts.BaseDelay, r.opts.MaxDelay)
 		if ae.hasAfter {
 			wait = min(ae.retryAfter, r.opts.MaxRetryAfter)
 		}
-		if r.opts.OnRetry != nil {
-			r.opts.OnRetry(attempt, wait, r.redact(ae.msg))
-		}
+		r.retried(ctx, req, attempt, wait, ae)
 		if err := r.sleep(ctx, wait); err != nil {
 			return Response{}, billed(err, spent)
 		}
@@ -359,8 +399,15 @@ func (r *remote) attempt(ctx context.Context, body []byte, res *streamResult, em
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
 	r.proto.header(hreq.Header, r.key)
+	// The header timer cancels the attempt when the server says nothing
+	// at all; it is stopped as soon as the headers are in.
+	headers := time.AfterFunc(r.opts.HeaderTimeout, func() { cancel(errHeaderTimeout) })
 	hresp, err := r.opts.HTTPClient.Do(hreq)
+	headers.Stop()
 	if err != nil {
+		if context.Cause(tctx) == errRequestTimeout {
+			return failf(true, "the server did not answer within %v (the request timeout); check that it is up and not overloaded", r.opts.Timeout)
+		}
 		return r.transportError(ctx, tctx, err)
 	}
 	defer hresp.Body.Close()
@@ -404,6 +451,8 @@ func (r *remote) transportError(parent, ctx context.Context, err error) error {
 	switch context.Cause(ctx) {
 	case errStalled:
 		return failf(true, "the stream stalled: no data for %v (the idle timeout); the server may be overloaded", r.opts.IdleTimeout)
+	case errHeaderTimeout:
+		return failf(true, "the server accepted the request but sent no response within %v (the header timeout); it may be overloaded — raise header_timeout for a slow local server", r.opts.HeaderTimeout)
 	case errRequestTimeout:
 		return failf(true, "no complete answer within %v (the request timeout); raise the timeout or ask for a shorter answer", r.opts.Timeout)
 	}
@@ -419,7 +468,7 @@ func (r *remote) transportError(parent, ctx context.Context, err error) error {
 
 // readError explains a failure while reading the stream.
 func (r *remote) readError(parent, ctx context.Context, err error) error {
-	if c := context.Cause(ctx); parent.Err() != nil || c == errStalled || c == errRequestTimeout {
+	if c := context.Cause(ctx); parent.Err() != nil || c == errStalled || c == errRequestTimeout || c == errHeaderTimeout {
 		return r.transportError(parent, ctx, err)
 	}
 	if errors.Is(err, errSSETooLarge) {
@@ -448,8 +497,15 @@ func (r *remote) statusError(hresp *http.Response) error {
 		hint = fmt.Sprintf("; check the model name and %s (now %s)", r.baseEnv, r.endpoint.Redacted())
 	case http.StatusTooManyRequests:
 		hint = "; the provider's rate limit or quota was reached"
+	case statusOverloaded:
+		hint = "; the provider is overloaded, not your request"
 	}
-	ae := failf(retryableStatus(hresp.StatusCode), "HTTP %d %s: %s%s", hresp.StatusCode, http.StatusText(hresp.StatusCode), msg, hint)
+	text := http.StatusText(hresp.StatusCode)
+	if hresp.StatusCode == statusOverloaded {
+		text = "Overloaded"
+	}
+	ae := failf(retryableStatus(hresp.StatusCode), "HTTP %d %s: %s%s", hresp.StatusCode, text, msg, hint)
+	ae.status = hresp.StatusCode
 	if ae.retryable {
 		ae.retryAfter, ae.hasAfter = parseRetryAfter(hresp.Header, r.now())
 	}
