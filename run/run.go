@@ -71,6 +71,9 @@ type Options struct {
 	Seed     int64
 	Actor    string
 	Origin   string
+	// Question is the eval question the run answers (its id), for a script
+	// file's per-question responses; "" outside an eval.
+	Question string
 	Parallel int
 	// OutDir receives outputs.json; "" means <data-dir>/out/<run-id>.
 	OutDir string
@@ -189,7 +192,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, &UsageError{err}
 	}
 	baseDir := baseDirOf(o.Source)
-	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
+	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir, Question: o.Question})
 	if err != nil {
 		return nil, &UsageError{err}
 	}

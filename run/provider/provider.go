@@ -170,4 +170,7 @@ type Options struct {
 	// Remote configures the openai and anthropic providers: keys, base
 	// URLs, timeouts and retries (see remote.go).
 	Remote RemoteOptions
+	// Question is the id of the eval question the run answers ("" outside
+	// an eval): a script file's questions: entries for it win.
+	Question string
 }
