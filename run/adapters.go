@@ -35,7 +35,7 @@ type model struct{ p provider.Provider }
 func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken func(string)) (engine.ModelResponse, error) {
 	msgs := make([]provider.Message, len(req.Messages))
 	for i, x := range req.Messages {
-		msgs[i] = provider.Message{Role: x.Role, Content: x.Content, ToolCallID: x.ToolCallID}
+		msgs[i] = provider.Message{Role: x.Role, Content: x.Content, ToolCallID: x.ToolCallID, IsError: x.IsError}
 		for _, tc := range x.ToolCalls {
 			msgs[i].ToolCalls = append(msgs[i].ToolCalls, provider.ToolCall{ID: tc.ID, Name: tc.Name, Args: tc.Args})
 		}

@@ -286,7 +286,7 @@ func (l *loop) runCall(ctx context.Context, step, i int, tc ToolCall) (fresh, re
 	}
 	l.res.calls++
 	reply := func(text string) {
-		l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID})
+		l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID, IsError: strings.HasPrefix(text, "error: ")})
 	}
 	args, problem := parseArgs(tc.Args)
 	if problem == "" {
@@ -345,7 +345,7 @@ func (l *loop) runCall(ctx context.Context, step, i int, tc ToolCall) (fresh, re
 	if id, ok := out.data["snapshot"].(string); ok {
 		l.res.snapshots = append(l.res.snapshots, id)
 	}
-	reply(text)
+	l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID, IsError: out.refused})
 	if !out.refused {
 		l.seen[key] = [2]string{callID, text}
 		h := hashid.Sum([]byte(tc.Name + "\x00" + stripSnapshotID(out.text)))

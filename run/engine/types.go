@@ -56,6 +56,9 @@ type Message struct {
 	Content    string
 	ToolCalls  []ToolCall
 	ToolCallID string
+	// IsError marks a tool message that reports a failed, refused or
+	// malformed call rather than a result.
+	IsError bool
 }
 
 // ToolDecl offers one tool to the model: its name, what it does, and the

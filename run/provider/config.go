@@ -41,8 +41,10 @@ type configEndpoint struct {
 }
 
 type configPrice struct {
-	InputPerMTok  *float64 `toml:"input_per_mtok"`
-	OutputPerMTok *float64 `toml:"output_per_mtok"`
+	InputPerMTok      *float64 `toml:"input_per_mtok"`
+	OutputPerMTok     *float64 `toml:"output_per_mtok"`
+	CacheReadPerMTok  *float64 `toml:"cache_read_per_mtok"`
+	CacheWritePerMTok *float64 `toml:"cache_write_per_mtok"`
 }
 
 type configProviders struct {
@@ -63,7 +65,7 @@ var configKeys = map[string][]string{
 	"providers":           {"openai", "anthropic", "timeout", "idle_timeout", "header_timeout", "max_attempts", "base_delay", "max_delay", "max_retry_after", "prices"},
 	"providers.openai":    {"base_url", "api_key"},
 	"providers.anthropic": {"base_url", "api_key"},
-	"providers.prices.*":  {"input_per_mtok", "output_per_mtok"},
+	"providers.prices.*":  {"input_per_mtok", "output_per_mtok", "cache_read_per_mtok", "cache_write_per_mtok"},
 }
 
 // configExpect says what each key holds, for type errors.
@@ -74,6 +76,7 @@ var configExpect = map[string]string{
 	"base_url": "a URL string", "api_key": "a string",
 	"openai": "a table", "anthropic": "a table", "prices": "a table of models", "providers": "a table ([providers])",
 	"input_per_mtok": "a number of US dollars per million tokens", "output_per_mtok": "a number of US dollars per million tokens",
+	"cache_read_per_mtok": "a number of US dollars per million tokens", "cache_write_per_mtok": "a number of US dollars per million tokens",
 }
 
 // ParseConfig reads the [providers] table of a config file; other tables
@@ -209,7 +212,12 @@ func ParseConfig(file string, data []byte, project bool) (*Config, diag.List) {
 					"the price of model %q is incomplete or negative", m)
 				continue
 			}
-			c.Prices[m] = Price{InputPerMTok: *cp.InputPerMTok, OutputPerMTok: *cp.OutputPerMTok}
+			if (cp.CacheReadPerMTok != nil && !validPrice(*cp.CacheReadPerMTok)) || (cp.CacheWritePerMTok != nil && !validPrice(*cp.CacheWritePerMTok)) {
+				l.Errorf(file, at("providers.prices", m), CodeConfigValue, "give cache_read_per_mtok and cache_write_per_mtok as numbers of at least 0 (US dollars per million tokens), or leave them out",
+					"a cache price of model %q is negative", m)
+				continue
+			}
+			c.Prices[m] = Price{InputPerMTok: *cp.InputPerMTok, OutputPerMTok: *cp.OutputPerMTok, CacheReadPerMTok: cp.CacheReadPerMTok, CacheWritePerMTok: cp.CacheWritePerMTok}
 		}
 	}
 	if l.HasErrors() {

@@ -24,7 +24,7 @@ func TestParseConfigFull(t *testing.T) {
 		Remote: RemoteOptions{OpenAIBaseURL: "http://localhost:11434/v1", AnthropicBaseURL: "https://api.anthropic.com",
 			Timeout: 5 * time.Minute, IdleTimeout: 90 * time.Second, MaxAttempts: 3, BaseDelay: 500 * time.Millisecond,
 			MaxDelay: 20 * time.Second, MaxRetryAfter: 2 * time.Minute},
-		Prices: map[string]Price{"gpt-4o": {2.5, 10}, "deepseek-chat": {0.27, 1.1}, "claude-sonnet-4-5": {3, 15}},
+		Prices: map[string]Price{"gpt-4o": {InputPerMTok: 2.5, OutputPerMTok: 10}, "deepseek-chat": {InputPerMTok: 0.27, OutputPerMTok: 1.1}, "claude-sonnet-4-5": {InputPerMTok: 3, OutputPerMTok: 15}},
 	}
 	if !reflect.DeepEqual(*c, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", *c, want)
@@ -91,13 +91,13 @@ func TestLoadConfigPrecedence(t *testing.T) {
 	if len(diags) != 0 {
 		t.Fatal(diags)
 	}
-	opts := Options{Remote: RemoteOptions{Timeout: time.Second}, Prices: map[string]Price{"n": {7, 7}}}
+	opts := Options{Remote: RemoteOptions{Timeout: time.Second}, Prices: map[string]Price{"n": {InputPerMTok: 7, OutputPerMTok: 7}}}
 	c.Apply(&opts)
 	r := opts.Remote
 	if r.MaxAttempts != 2 || r.OpenAIBaseURL != "http://localhost:8000/v1" || r.OpenAIKey != "user-key" || r.Timeout != time.Second {
 		t.Errorf("remote %+v", r)
 	}
-	if want := map[string]Price{"m": {1, 2}, "n": {7, 7}}; !reflect.DeepEqual(opts.Prices, want) {
+	if want := map[string]Price{"m": {InputPerMTok: 1, OutputPerMTok: 2}, "n": {InputPerMTok: 7, OutputPerMTok: 7}}; !reflect.DeepEqual(opts.Prices, want) {
 		t.Errorf("prices %v, want %v", opts.Prices, want)
 	}
 	if c, diags := LoadConfig(filepath.Join(dir, "missing.toml"), ""); c == nil || len(diags) != 0 {

@@ -65,5 +65,6 @@ func BilledUsage(err error) Usage {
 // addSpent sums two usages.
 func addSpent(a, b Usage) Usage {
 	return Usage{InputTokens: a.InputTokens + b.InputTokens, OutputTokens: a.OutputTokens + b.OutputTokens,
-		CostUSD: a.CostUSD + b.CostUSD, CostUnknown: a.CostUnknown || b.CostUnknown}
+		CostUSD: a.CostUSD + b.CostUSD, CostUnknown: a.CostUnknown || b.CostUnknown,
+		CacheReadTokens: a.CacheReadTokens + b.CacheReadTokens, CacheWriteTokens: a.CacheWriteTokens + b.CacheWriteTokens}
 }

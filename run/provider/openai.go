@@ -180,7 +180,7 @@ func (p *openaiProto) body(req Request, model string) ([]byte, error) {
 		out.ResponseFormat = map[string]any{"type": "json_schema", "json_schema": map[string]any{
 			"name": "output", "schema": req.OutputSchema, "strict": false}}
 	}
-	return json.Marshal(out)
+	return marshalBody(out)
 }
 
 func (p *openaiProto) header(h http.Header, key string) {
@@ -213,8 +213,11 @@ type oaChunk struct {
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
@@ -269,6 +272,9 @@ func (p *openaiProto) decode(events *sseReader, res *streamResult, emit func(str
 		}
 		if c.Usage != nil {
 			res.usage = Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}
+			if d := c.Usage.PromptTokensDetails; d != nil {
+				res.usage.CacheReadTokens = d.CachedTokens
+			}
 			res.haveUsage = true
 		}
 		for _, ch := range c.Choices {

@@ -226,6 +226,7 @@ type remote struct {
 	prices   map[string]Price
 	opts     RemoteOptions
 	proto    protocol
+	cache    cacheRates // default cache prices (prices.go)
 	// sleep and now are replaced in tests to observe waits without
 	// waiting.
 	sleep func(context.Context, time.Duration) error
@@ -253,7 +254,7 @@ func newRemote(name, keyEnv, baseEnv, key, base, path string, opts Options, prot
 	return &remote{
 		name: name, keyEnv: keyEnv, baseEnv: baseEnv, key: key, endpoint: u,
 		model: opts.Model, prices: opts.Prices, opts: opts.Remote.withDefaults(), proto: proto,
-		sleep: sleepCtx, now: time.Now,
+		sleep: sleepCtx, now: time.Now, cache: plainCacheRates,
 	}, nil
 }
 
@@ -269,6 +270,19 @@ func isLoopback(host string) bool {
 // statusOverloaded is Anthropic's (and some gateways') "overloaded"
 // status, which net/http has no name for.
 const statusOverloaded = 529
+
+// marshalBody encodes a request body without HTML escaping: a tool
+// result or a prompt saying "R&D" or "<b>" reaches the model as written,
+// not as "R\u0026D".
+func marshalBody(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
 
 // maxWholeBody bounds an answer sent as one JSON body.
 const maxWholeBody = 32 << 20
@@ -335,7 +349,7 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 			if u.OutputTokens == 0 && res.text.Len() > 0 {
 				u.OutputTokens = EstimateTokens(res.text.String())
 			}
-			spent = addSpent(spent, priceUsage(u, r.prices, model, res.model))
+			spent = addSpent(spent, priceUsageAt(u, r.prices, model, res.model, r.cache))
 		}
 		if ctx.Err() != nil {
 			return Response{}, billed(ctx.Err(), spent)
@@ -614,6 +628,6 @@ func (r *remote) finish(req Request, model string, res *streamResult) (Response,
 	} else {
 		resp.Usage = Usage{InputTokens: InputTokens(req), OutputTokens: OutputTokens(resp)}
 	}
-	resp.Usage = priceUsage(resp.Usage, r.prices, model, resp.Model)
+	resp.Usage = priceUsageAt(resp.Usage, r.prices, model, resp.Model, r.cache)
 	return resp, nil
 }

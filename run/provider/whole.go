@@ -30,10 +30,7 @@ type oaWhole struct {
 		} `json:"message"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-	} `json:"usage"`
+	Usage json.RawMessage `json:"usage"`
 }
 
 // decodeWhole reads a chat completion body by replaying it as the one
@@ -59,7 +56,7 @@ func (p *openaiProto) decodeWhole(raw []byte, res *streamResult, emit func(strin
 			"refusal": c.Message.Refusal, "tool_calls": tcs}})
 	}
 	chunk["choices"] = choices
-	if w.Usage != nil {
+	if len(w.Usage) > 0 && string(w.Usage) != "null" {
 		chunk["usage"] = w.Usage
 	}
 	b, err := json.Marshal(chunk)
