@@ -90,7 +90,7 @@ func (t *task) setupCodeMode(nodePresentation string, a presets.Agent, ts *tools
 	}
 	cm := &codeMode{only: p == presets.PresentPTC, lang: a.SDKLanguage, a: a, env: d.SandboxEnv}
 	for _, decl := range ts.decls {
-		cm.infos = append(cm.infos, sdk.ToolInfo{Name: decl.Name, Description: decl.Description, Args: decl.Schema})
+		cm.infos = append(cm.infos, sdk.ToolInfo{Name: decl.Name, Description: decl.Description, Args: decl.Schema, Output: decl.Output})
 	}
 	decl, text := ptc.Tool(cm.infos, cm.lang)
 	rc := ToolDecl{Name: decl.Name, Description: decl.Description, Schema: decl.Schema}

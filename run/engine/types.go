@@ -67,6 +67,10 @@ type ToolDecl struct {
 	Name        string
 	Description string
 	Schema      map[string]any
+	// Output is the JSON Schema of what a call returns, when it is known;
+	// code mode shows it as the function's result type. It is not sent
+	// to providers, whose tool declarations have no such field.
+	Output map[string]any
 }
 
 // ToolCall is the model asking for one tool to run. Args is what the model
