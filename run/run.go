@@ -117,6 +117,9 @@ type Outcome struct {
 	// TierReasons says why Tier is not formal, one sentence each (nil when
 	// it is formal or there is no contract); issuance.json records both.
 	TierReasons []string
+	// Warnings are what a person must know about the run although it did
+	// not stop it (warnings.go); nil when there is nothing to say.
+	Warnings []Warning
 	// Report and Bundle are the paths of report.html and bundle.html once
 	// they are written (by the caller, after the seal).
 	Report string
@@ -337,6 +340,7 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 		return nil, refused(rl, &UsageError{err})
 	}
 	out := &Outcome{RunID: rl.ID(), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
+	out.Warnings = runWarnings(rl.Events()) // warnings.go
 	rec := rl.Record()
 	rec.Status = res.Status
 	switch res.Status {
