@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentlab/agentlab/internal/standin"
@@ -29,7 +30,7 @@ edges:
   - ask -> out
 `
 
-func startProbe(t *testing.T, proto, model string, extraConfig string) (*Outcome, string, error) {
+func startProbe(t *testing.T, proto, model string, extraConfig string, observe ...func(engine.Update)) (*Outcome, string, error) {
 	t.Helper()
 	fastRetries(t)
 	if extraConfig != "" {
@@ -46,7 +47,11 @@ func startProbe(t *testing.T, proto, model string, extraConfig string) (*Outcome
 	}
 	p, h := compileFlow(t, f)
 	data := filepath.Join(dir, "data")
-	out, err := Start(context.Background(), Options{DataDir: data, Plan: p, PlanHash: h, Source: f, Epoch: &epoch, Actor: "t", Provider: proto, Model: model})
+	o := Options{DataDir: data, Plan: p, PlanHash: h, Source: f, Epoch: &epoch, Actor: "t", Provider: proto, Model: model}
+	if len(observe) > 0 {
+		o.Observe = observe[0]
+	}
+	out, err := Start(context.Background(), o)
 	return out, data, err
 }
 
@@ -98,7 +103,15 @@ func TestRetriesAgainstAMisbehavingServer(t *testing.T) {
 			defer srv.Close()
 			remoteEnv(t, srv)
 			srv.Fail(standin.Fault{Status: 529, Message: "Overloaded"}, standin.Fault{Status: 429, RetryAfter: "0"})
-			out, data, err := startProbe(t, proto, "stand-in-1", "")
+			var shown []string // what the progress display (stderr) is told
+			var mu sync.Mutex
+			out, data, err := startProbe(t, proto, "stand-in-1", "", func(u engine.Update) {
+				if u.State == engine.StateRetrying {
+					mu.Lock()
+					shown = append(shown, u.Detail)
+					mu.Unlock()
+				}
+			})
 			if err != nil || out.Status != engine.StatusSucceeded {
 				t.Fatalf("%s: %v %+v", proto, err, out)
 			}
@@ -108,6 +121,9 @@ func TestRetriesAgainstAMisbehavingServer(t *testing.T) {
 			}
 			if reason, _ := rs[0]["reason"].(string); !strings.Contains(reason, "HTTP 529 Overloaded") {
 				t.Errorf("%s: 529 reads %q", proto, reason)
+			}
+			if len(shown) != 2 || !strings.HasPrefix(shown[0], "provider retry after attempt 1") {
+				t.Errorf("%s: the progress display was told %q", proto, shown)
 			}
 		}
 	})
