@@ -32,9 +32,6 @@ type Fault struct {
 	Message string
 	// Hang sends no response headers until the client gives up.
 	Hang bool
-	// BreakAfterUsage streams the whole answer and its usage (so it is
-	// billed) and then cuts the connection before the end of the stream.
-	BreakAfterUsage bool
 	// ToolArgs replaces the arguments of the answer's first tool call
 	// (a malformed tool call when it is not JSON).
 	ToolArgs *string
@@ -86,7 +83,7 @@ func (s *Server) NoStream(on bool) {
 }
 
 // Billed is the sum of the usage the server reported for every answer
-// it sent (complete or cut off after its usage).
+// it sent.
 func (s *Server) Billed() provider.Usage {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -164,22 +161,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	events := proto.events(resp)
-	if f.BreakAfterUsage {
-		events = events[:len(events)-1]
-	}
 	fl, _ := w.(http.Flusher)
-	for _, e := range events {
+	for _, e := range proto.events(resp) {
 		_, _ = w.Write([]byte(e))
 		if fl != nil {
 			fl.Flush()
-		}
-	}
-	if f.BreakAfterUsage {
-		if hj, ok := w.(http.Hijacker); ok {
-			if c, _, err := hj.Hijack(); err == nil {
-				_ = c.Close()
-			}
 		}
 	}
 }
