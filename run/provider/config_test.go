@@ -48,6 +48,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"price not a table", "[providers.prices]\ngpt = 3\n", false, []string{`2:7 E-PROVCFG-VALUE input_per_mtok = …`}},
 		{"price incomplete", "[providers.prices]\n\"gpt-4o\" = { input_per_mtok = 1 }\n", false, []string{`2:1 E-PROVCFG-VALUE price of model "gpt-4o" is incomplete`}},
 		{"price negative", "[providers.prices.gpt]\ninput_per_mtok = -1\noutput_per_mtok = 1\n", false, []string{`1:1 E-PROVCFG-VALUE price of model "gpt"`}},
+		{"cache price negative", "[providers.prices.claude]\ninput_per_mtok = 3\noutput_per_mtok = 15\ncache_read_per_mtok = -0.3\n", false, []string{`1:1 E-PROVCFG-VALUE a cache price of model "claude" is negative`}},
 		{"key in project file", "[providers.openai]\napi_key = \"sk-abcdefgh\"\n", true, []string{`2:1 W-PROVCFG-SECRET move it to OPENAI_API_KEY`}},
 		{"key in user file", "[providers.openai]\napi_key = \"sk-abcdefgh\"\n", false, nil},
 		{"other tables ignored", "[ptc]\nmode = \"x\"\n[other]\nz = 1\n", true, nil},
@@ -201,5 +202,24 @@ func TestNewReadsConfigFiles(t *testing.T) {
 	// The mock never reads them.
 	if _, err := New("mock", Options{}); err != nil {
 		t.Error(err)
+	}
+}
+
+// Cache prices are read when given and left to the provider's default
+// rate (nil) when not.
+func TestParseConfigCachePrices(t *testing.T) {
+	c, diags := ParseConfig("agentlab.toml", []byte("[providers.prices.claude]\ninput_per_mtok = 3\noutput_per_mtok = 15\ncache_read_per_mtok = 0.3\n"), false)
+	if len(diags) != 0 {
+		t.Fatal(diags)
+	}
+	p := c.Prices["claude"]
+	if p.CacheReadPerMTok == nil || *p.CacheReadPerMTok != 0.3 || p.CacheWritePerMTok != nil {
+		t.Fatalf("price %+v", p)
+	}
+	u := priceUsageAt(Usage{InputTokens: 1000, CacheReadTokens: 600, CacheWriteTokens: 100, OutputTokens: 10}, c.Prices, "claude", "", anthropicCacheRates)
+	// 300 plain at 3, 600 read at 0.3, 100 written at 3 × 1.25, 10 out at 15.
+	want := (300*3 + 600*0.3 + 100*3.75 + 10*15) / 1e6
+	if d := u.CostUSD - want; d > 1e-12 || d < -1e-12 {
+		t.Errorf("cost %v, want %v", u.CostUSD, want)
 	}
 }
