@@ -89,8 +89,9 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Start < vs[j].Start })
 	}
 	if len(vs) > 0 && n.Str("on_violation") != "mark" {
+		list, _ := violationList(vs, c)
 		return nil, effects{}, withUsage(fmt.Errorf("node %q: the report still breaks the citation rules after %d attempt(s) (max_repairs: %d):\n%s(set on_violation: mark to keep it with the violations marked, or raise max_repairs)",
-			t.id, attempts, maxRepairs, describeViolations(text, vs)), usage)
+			t.id, attempts, maxRepairs, list), usage)
 	}
 	art := evidence.ReportArtifact{Node: t.id, Source: text, Attempts: attempts, Violations: vs, Claims: cl}
 	id, err := storeJSON(t, art)

@@ -25,6 +25,21 @@ const maxAlternatives = 3
 func repairMessage(text string, vs []evidence.Violation, c *citable) string {
 	var b strings.Builder
 	b.WriteString("Your report breaks the citation rules:\n")
+	list, used := violationList(vs, c)
+	b.WriteString(list)
+	if entries := catalogEntries(c, used); len(entries) > 0 {
+		b.WriteString("The catalog entries these come from:\n")
+		b.WriteString(strings.Join(entries, "\n") + "\n")
+	}
+	b.WriteString("Rewrite the whole report so that every figure is a marker and every marker resolves. Do not write any number yourself.")
+	return b.String()
+}
+
+// violationList lists every violation (the first 20) with what to write
+// instead, and returns the alternatives it offered. The repair turn and
+// the failure of a node out of repairs both use it.
+func violationList(vs []evidence.Violation, c *citable) (string, []string) {
+	var b strings.Builder
 	var used []string
 	for i, v := range vs {
 		if i == 20 {
@@ -38,12 +53,7 @@ func repairMessage(text string, vs []evidence.Violation, c *citable) string {
 			used = append(used, alts...)
 		}
 	}
-	if entries := catalogEntries(c, used); len(entries) > 0 {
-		b.WriteString("The catalog entries these come from:\n")
-		b.WriteString(strings.Join(entries, "\n") + "\n")
-	}
-	b.WriteString("Rewrite the whole report so that every figure is a marker and every marker resolves. Do not write any number yourself.")
-	return b.String()
+	return b.String(), used
 }
 
 // repairReason is the violation's reason in the words of the repair
