@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/engine"
@@ -34,7 +35,7 @@ type model struct{ p provider.Provider }
 func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken func(string)) (engine.ModelResponse, error) {
 	msgs := make([]provider.Message, len(req.Messages))
 	for i, x := range req.Messages {
-		msgs[i] = provider.Message{Role: x.Role, Content: x.Content, ToolCallID: x.ToolCallID}
+		msgs[i] = provider.Message{Role: x.Role, Content: x.Content, ToolCallID: x.ToolCallID, IsError: x.IsError}
 		for _, tc := range x.ToolCalls {
 			msgs[i].ToolCalls = append(msgs[i].ToolCalls, provider.ToolCall{ID: tc.ID, Name: tc.Name, Args: tc.Args})
 		}
@@ -43,6 +44,11 @@ func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken fu
 	for _, d := range req.Tools {
 		decls = append(decls, provider.ToolDecl{Name: d.Name, Description: d.Description, Schema: d.Schema})
 	}
+	if hook := engine.RetryHook(ctx); hook != nil {
+		ctx = provider.WithRetryObserver(ctx, func(ri provider.RetryInfo) {
+			hook(engine.ProviderRetry{Node: ri.Node, Call: ri.Call, Attempt: ri.Attempt, Wait: ri.Wait, Status: ri.Status, Reason: ri.Reason})
+		})
+	}
 	resp, err := m.p.Complete(ctx, provider.Request{
 		Node: req.Node, Call: req.Call, Kind: req.Kind, Model: req.Model,
 		System: req.System, Messages: msgs, OutputSchema: req.OutputSchema,
@@ -50,7 +56,12 @@ func (m model) Complete(ctx context.Context, req engine.ModelRequest, onToken fu
 		Tools: decls, Evidence: providerEvidence(req.Evidence),
 	}, onToken)
 	if err != nil {
-		return engine.ModelResponse{}, err
+		var ce *provider.CallError
+		if errors.As(err, &ce) && !ce.Retryable {
+			err = engine.Permanent(err)
+		}
+		u := provider.BilledUsage(err)
+		return engine.ModelResponse{}, engine.WithUsage(err, engine.Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CostUSD: u.CostUSD, CostUnknown: u.CostUnknown})
 	}
 	out := engine.ModelResponse{
 		Text: resp.Text, Model: resp.Model,

@@ -77,6 +77,9 @@ type Options struct {
 	Seed     int64
 	Actor    string
 	Origin   string
+	// Question is the eval question the run answers (its id), for a script
+	// file's per-question responses; "" outside an eval.
+	Question string
 	Parallel int
 	// OutDir receives outputs.json; "" means <data-dir>/out/<run-id>.
 	OutDir string
@@ -129,6 +132,9 @@ type Outcome struct {
 	// TierReasons says why Tier is not formal, one sentence each (nil when
 	// it is formal or there is no contract); issuance.json records both.
 	TierReasons []string
+	// Warnings are what a person must know about the run although it did
+	// not stop it (warnings.go); nil when there is nothing to say.
+	Warnings []Warning
 	// Report and Bundle are the paths of report.html and bundle.html once
 	// they are written (by the caller, after the seal).
 	Report string
@@ -252,8 +258,11 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if o.BaseDir != "" {
 		baseDir = absDir(o.BaseDir)
 	}
-	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
+	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir, Question: o.Question})
 	if err != nil {
+		return nil, &UsageError{err}
+	}
+	if err := checkModelNamed(o.Provider, o.Model, o.Plan); err != nil {
 		return nil, &UsageError{err}
 	}
 	if l := scriptWarnings(o.Plan, prov); len(l) > 0 && o.Warn != nil {
@@ -390,6 +399,7 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 		return nil, refused(rl, &UsageError{err})
 	}
 	out := &Outcome{RunID: rl.ID(), DataDir: dataDirOf(rl), Status: res.Status, Kind: cp.Kind, Plan: cp.Plan, OutDir: cp.OutDir, Nodes: res.Nodes, Steps: res.Steps, Resumed: resumed}
+	out.Warnings = runWarnings(rl.Events()) // warnings.go
 	rec := rl.Record()
 	rec.Status = res.Status
 	switch res.Status {

@@ -79,7 +79,11 @@ hash is recorded as the run's plan.
 Progress goes to stderr (a live view on a terminal, one line per event
 otherwise); results go to stdout. --format json ends stdout with one JSON
 object: {"run","status","kind","tier","plan","seal","outputs","report",
-"bundle","waiting","tier_reasons"}.
+"bundle","waiting","tier_reasons","warnings"}. At the end of every run,
+stderr lists in one block what a person must know although the run went
+on: refused tool calls (with the permission rule to add), values a model
+cited wrongly, models without a price, code run without isolation, and
+provider retries; "warnings" carries the same as {code, node, message}.
 
 Configuration the run reads (agentlab.toml tables, permissions.json, the
 data sources, AGENTLAB_SANDBOX) is checked before the run is created: a
@@ -303,6 +307,9 @@ type runResult struct {
 	// TierReasons says why the tier is not formal (docs/evidence.md: a degraded
 	// run declares what it could not trace or check); [] otherwise.
 	TierReasons []string `json:"tier_reasons"`
+	// Warnings are what a person must know although the run went on
+	// (run.Warning); [] when there is nothing to say.
+	Warnings []run.Warning `json:"warnings"`
 }
 
 // report prints the summary (stderr) and the result (stdout) and returns
@@ -314,8 +321,14 @@ func report(stdout io.Writer, format, _ string, o *run.Outcome) error {
 	if o.Repaired != "" {
 		fmt.Fprintln(os.Stderr, "repaired: "+o.Repaired)
 	}
+	if !global.quiet {
+		printRunWarnings(os.Stderr, o.Warnings)
+	}
 	if format == "json" {
-		res := runResult{Run: o.RunID, Status: o.Status, Kind: o.Kind, Plan: o.Plan, Outputs: o.Outputs, Waiting: []runlog.Waiting{}, TierReasons: []string{}}
+		res := runResult{Run: o.RunID, Status: o.Status, Kind: o.Kind, Plan: o.Plan, Outputs: o.Outputs, Waiting: []runlog.Waiting{}, TierReasons: []string{}, Warnings: []run.Warning{}}
+		if len(o.Warnings) > 0 {
+			res.Warnings = o.Warnings
+		}
 		if len(o.TierReasons) > 0 {
 			res.TierReasons = o.TierReasons
 		}
@@ -397,4 +410,21 @@ func outputText(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// printRunWarnings writes the end-of-run block of what a person must know
+// (refused tools, wrongly cited values, unpriced models, unisolated code,
+// provider retries), last on stderr, where a CI log is read.
+func printRunWarnings(w io.Writer, ws []run.Warning) {
+	if len(ws) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "warnings (%d):\n", len(ws))
+	for _, x := range ws {
+		where := ""
+		if x.Node != "" {
+			where = " " + x.Node + ":"
+		}
+		fmt.Fprintf(w, "  %s%s %s\n", x.Code, where, x.Message)
+	}
 }

@@ -147,7 +147,8 @@ func (t *task) runLoop(ctx context.Context, s loopSpec) (res loopResult, err err
 		}
 		resp, err := t.r.cfg.Model.Complete(ctx, req, s.onToken)
 		if err != nil {
-			return l.res, fmt.Errorf("node %q: the model call failed at step %d: %v", t.id, step, err)
+			l.usage = l.usage.plus(billedBy(err))
+			return l.res, fmt.Errorf("node %q: the model call failed at step %d: %w", t.id, step, err)
 		}
 		l.res.steps = step
 		l.res.model = resp.Model
@@ -285,7 +286,7 @@ func (l *loop) runCall(ctx context.Context, step, i int, tc ToolCall) (fresh, re
 	}
 	l.res.calls++
 	reply := func(text string) {
-		l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID})
+		l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID, IsError: strings.HasPrefix(text, "error: ")})
 	}
 	args, problem := parseArgs(tc.Args)
 	if problem == "" {
@@ -344,7 +345,7 @@ func (l *loop) runCall(ctx context.Context, step, i int, tc ToolCall) (fresh, re
 	if id, ok := out.data["snapshot"].(string); ok {
 		l.res.snapshots = append(l.res.snapshots, id)
 	}
-	reply(text)
+	l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID, IsError: out.refused})
 	if !out.refused {
 		l.seen[key] = [2]string{callID, text}
 		h := hashid.Sum([]byte(tc.Name + "\x00" + stripSnapshotID(out.text)))

@@ -90,7 +90,7 @@ func (t *task) setupCodeMode(nodePresentation string, a presets.Agent, ts *tools
 	}
 	cm := &codeMode{only: p == presets.PresentPTC, lang: a.SDKLanguage, a: a, env: d.SandboxEnv}
 	for _, decl := range ts.decls {
-		cm.infos = append(cm.infos, sdk.ToolInfo{Name: decl.Name, Description: decl.Description, Args: decl.Schema})
+		cm.infos = append(cm.infos, sdk.ToolInfo{Name: decl.Name, Description: decl.Description, Args: decl.Schema, Output: decl.Output})
 	}
 	decl, text := ptc.Tool(cm.infos, cm.lang)
 	rc := ToolDecl{Name: decl.Name, Description: decl.Description, Schema: decl.Schema}
@@ -114,7 +114,7 @@ func (l *loop) codeCall(ctx context.Context, step int, callID string, tc ToolCal
 		return false, false, nil
 	}
 	reply := func(text string) {
-		l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID})
+		l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID, IsError: strings.HasPrefix(text, "error: ")})
 	}
 	if err := l.ev(EvToolCalled, map[string]any{"tool": tc.Name, "args": args, "call_id": callID, "step": step}); err != nil {
 		return true, false, err
@@ -172,7 +172,7 @@ func (l *loop) codeCall(ctx context.Context, step int, callID string, tc ToolCal
 	if cut {
 		data["cut_chars"] = len([]rune(res.ForModel())) - l.s.limits.ResultChars
 	}
-	reply(text)
+	l.msgs = append(l.msgs, Message{Role: "tool", Content: text, ToolCallID: callID, IsError: !res.OK()})
 	h := hashid.Sum([]byte(tc.Name + "\x00" + string(res.Output)))
 	fresh = res.OK() && !l.facts[h]
 	l.facts[h] = true

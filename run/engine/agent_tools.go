@@ -68,7 +68,7 @@ func newToolset(t *task, node string, names []string, explicit bool, rules []Per
 		if !seen[info.Name] {
 			seen[info.Name] = true
 			ts.db[info.Name] = true
-			ts.decls = append(ts.decls, ToolDecl{Name: info.Name, Description: info.Description, Schema: info.Schema})
+			ts.decls = append(ts.decls, ToolDecl{Name: info.Name, Description: info.Description, Schema: info.Schema, Output: dbResultSchema()})
 		}
 	}
 	for _, name := range names {
@@ -111,7 +111,7 @@ func newToolset(t *task, node string, names []string, explicit bool, rules []Per
 			if !seen[info.Name] {
 				seen[info.Name] = true
 				ts.reg[info.Name] = true
-				ts.decls = append(ts.decls, ToolDecl{Name: info.Name, Description: info.Description, Schema: info.Schema})
+				ts.decls = append(ts.decls, ToolDecl{Name: info.Name, Description: info.Description, Schema: info.Schema, Output: info.Output})
 			}
 		}
 	}
@@ -200,7 +200,7 @@ func (ts *toolset) query(ctx context.Context, name string, args json.RawMessage)
 	if err != nil {
 		return toolOutcome{}, err
 	}
-	view := map[string]any{
+	view := map[string]any{ // its shape is dbResultSchema
 		"snapshot": id, "columns": snap.Columns, "rows": snap.Rows, "truncated": snap.Truncated,
 		"cite_as": id + ".r<row>.<column> (rows count from 0)",
 	}
@@ -275,4 +275,19 @@ func nodeRules(n *plan.Node) []PermissionRule {
 		}
 	}
 	return out
+}
+
+// dbResultSchema is the JSON Schema of what a db_query tool returns to the
+// model (the view built in the query call above), shown as the result
+// type of the function in code mode.
+func dbResultSchema() map[string]any {
+	str := map[string]any{"type": "string"}
+	return map[string]any{"type": "object", "required": []any{"snapshot", "columns", "rows", "truncated", "cite_as"},
+		"properties": map[string]any{
+			"snapshot":  map[string]any{"type": "string", "description": "the snapshot id (Q1, Q2, …) to cite"},
+			"columns":   map[string]any{"type": "array", "items": str},
+			"rows":      map[string]any{"type": "array", "description": "one array of cells per row, in column order", "items": map[string]any{"type": "array", "items": map[string]any{"type": []any{"string", "number", "boolean", "null"}}}},
+			"truncated": map[string]any{"type": "boolean", "description": "the row cap cut the result off"},
+			"cite_as":   map[string]any{"type": "string", "description": "how to cite a cell"},
+		}}
 }

@@ -37,18 +37,23 @@ func execBranch(ctx context.Context, t *task) (any, effects, error) {
 		}
 		resp, err := t.r.cfg.Model.Complete(ctx, req, func(tok string) { t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok}) })
 		if err != nil {
-			return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: %w", t.id, err), billedBy(err))
+		}
+		// The call was paid for: its usage is part of the output (and of
+		// the error), as for every other model node.
+		picked := func(port string) (any, effects, error) {
+			return map[string]any{"port": port, "usage": resp.Usage}, effects{port: port}, nil
 		}
 		got := strings.TrimSpace(resp.Text)
 		for _, l := range labels {
 			if strings.EqualFold(got, l) {
-				return pick(l)
+				return picked(l)
 			}
 		}
 		if def != "" {
-			return pick(def)
+			return picked(def)
 		}
-		return nil, effects{}, fmt.Errorf("node %q: the model answered %q, which is none of the labels %v; add default: PORT to the branch", t.id, got, labels)
+		return nil, effects{}, withUsage(fmt.Errorf("node %q: the model answered %q, which is none of the labels %v; add default: PORT to the branch", t.id, got, labels), resp.Usage)
 	}
 	for i, c := range n.List("cases") {
 		m, _ := c.(map[string]any)

@@ -30,7 +30,7 @@ func execLLM(ctx context.Context, t *task) (any, effects, error) {
 		t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok})
 	})
 	if err != nil {
-		return nil, effects{}, fmt.Errorf("node %q: the model call failed: %v", t.id, err)
+		return nil, effects{}, withUsage(fmt.Errorf("node %q: the model call failed: %w", t.id, err), billedBy(err))
 	}
 	out := map[string]any{
 		"text":  resp.Text,

@@ -13,16 +13,9 @@ func init() {
 	registerExecutor("report", executor{leaf: true, run: execReport})
 }
 
-// citationGuide is appended to a report node's system prompt: the model
-// writes markers, never numbers, and the system fills the values in.
-const citationGuide = `Write every figure as a citation marker; never write a number yourself.
-Markers: [[m:NAME]] a metric ([[m:NAME|万]] in a display unit: 万 亿 千 k M B %), [[i:NAME]] an input,
-[[v:Q1.r0.COLUMN]] one cell of a query result, [[table:Q1 cols=a,b rows=0-4]] a table,
-[[q:K1|exact words]] a verbatim quotation from a knowledge hit, [[see:m:NAME,Q1]] the grounds of a claim.
-Every sentence that states a finding (a change, a comparison, a ranking) must carry a marker.`
-
-// execReport asks the model (Kind "report", with the citable evidence)
-// for a narrative with citation markers, checks it (checkReport) and asks
+// execReport asks the model (Kind "report"), whose system prompt carries
+// the citation guide and the evidence catalog (evidence_catalog.go), for a
+// narrative with citation markers, checks it (checkReport) and asks
 // for a rewrite, feeding the violations back, up to max_repairs times.
 // Violations left after that fail the node (on_violation: fail) or are
 // recorded in the report (mark). With claims: judge every conclusion is
@@ -38,8 +31,13 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 	if system != "" {
 		system += "\n\n"
 	}
-	system += citationGuide
 	c := t.citable()
+	catalog := evidenceCatalog(c)
+	system += citationGuide(c) + "\n\n" + catalog
+	catalogArt, err := t.r.cfg.Recorder.PutArtifact([]byte(catalog))
+	if err != nil {
+		return nil, effects{}, fmt.Errorf("node %q: storing its evidence catalog: %v", t.id, err)
+	}
 	strict := n.Str("numbers") != "lenient"
 	claims := n.Str("claims")
 	maxRepairs := 1
@@ -63,7 +61,7 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 			t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok})
 		})
 		if err != nil {
-			return nil, effects{}, withUsage(fmt.Errorf("node %q: the model call failed: %v", t.id, err), usage)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: the model call failed: %w", t.id, err), addUsage(usage, billedBy(err)))
 		}
 		attempts++
 		usage = addUsage(usage, resp.Usage)
@@ -75,8 +73,7 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		if err := t.emit(pendingEvent{"report.repair", t.id, map[string]any{"attempt": attempts, "violations": len(vs)}}); err != nil {
 			return nil, effects{}, err
 		}
-		msgs = append(msgs, Message{Role: "assistant", Content: text}, Message{Role: "user", Content: "Your report breaks the citation rules:\n" +
-			describeViolations(text, vs) + "Rewrite the whole report so that every figure is a marker and every marker resolves. Do not write any number yourself."})
+		msgs = append(msgs, Message{Role: "assistant", Content: text}, Message{Role: "user", Content: repairMessage(text, vs, c)})
 	}
 	if claims == "judge" {
 		shown := writer // the name in warnings: the model that answered when none is named
@@ -92,8 +89,9 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Start < vs[j].Start })
 	}
 	if len(vs) > 0 && n.Str("on_violation") != "mark" {
+		list, _ := violationList(vs, c)
 		return nil, effects{}, withUsage(fmt.Errorf("node %q: the report still breaks the citation rules after %d attempt(s) (max_repairs: %d):\n%s(set on_violation: mark to keep it with the violations marked, or raise max_repairs)",
-			t.id, attempts, maxRepairs, describeViolations(text, vs)), usage)
+			t.id, attempts, maxRepairs, list), usage)
 	}
 	art := evidence.ReportArtifact{Node: t.id, Source: text, Attempts: attempts, Violations: vs, Claims: cl}
 	id, err := storeJSON(t, art)
@@ -107,7 +105,7 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		"model":      model,
 		"usage":      usage,
 	}
-	return out, effects{record: map[string]any{"report_artifact": id}}, nil
+	return out, effects{record: map[string]any{"report_artifact": id, "catalog_artifact": catalogArt.String()}}, nil
 }
 
 // judgeVerdicts are the answers a judge may give.
@@ -155,7 +153,7 @@ func (t *task) judge(ctx context.Context, text string, c *citable, cl []evidence
 		}
 		resp, err := t.r.cfg.Model.Complete(ctx, req, func(string) {})
 		if err != nil {
-			return nil, used, fmt.Errorf("node %q: the judge call failed: %v", t.id, err)
+			return nil, addUsage(used, billedBy(err)), fmt.Errorf("node %q: the judge call failed: %w", t.id, err)
 		}
 		used = addUsage(used, resp.Usage)
 		judged++

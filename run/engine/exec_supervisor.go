@@ -118,7 +118,7 @@ func execSupervisor(ctx context.Context, t *task) (any, effects, error) {
 			System: system, Messages: append([]Message(nil), msgs...), Tools: tools, Seed: t.r.cfg.Seed,
 		}, func(tok string) { t.r.note(Update{Node: t.id, Type: n.Type, State: StateRunning, Token: tok}) })
 		if err != nil {
-			return nil, effects{}, withUsage(fmt.Errorf("node %q: the coordinator's model call failed in round %d: %v", t.id, round, err), usage)
+			return nil, effects{}, withUsage(fmt.Errorf("node %q: the coordinator's model call failed in round %d: %w", t.id, round, err), usage.plus(billedBy(err)))
 		}
 		model = resp.Model
 		usage = usage.plus(resp.Usage)

@@ -184,7 +184,7 @@ func (r *runner) execute(ctx context.Context, t *task) (execResult, error) {
 			res.attempts = attempt
 			return res, perr
 		}
-		if attempt > n.Retry.Max || isFatal(err) || ctx.Err() != nil {
+		if attempt > n.Retry.Max || isFatal(err) || isPermanent(err) || ctx.Err() != nil {
 			if ctx.Err() != nil && !isFatal(err) {
 				err = r.ctxError(ctx, ctx.Err())
 			}
@@ -234,7 +234,7 @@ func (r *runner) attempt(ctx context.Context, t *task, ex executor) (any, effect
 		// A leaf counts as running once it holds a slot, not while it waits.
 		r.note(Update{Node: t.id, Type: t.node.Type, State: StateRunning})
 	}
-	out, eff, err := ex.run(ctx, t)
+	out, eff, err := ex.run(t.withRetryHook(ctx), t)
 	if err != nil && ctx.Err() != nil && !isFatal(err) {
 		return nil, eff, r.nodeCtxError(ctx, t)
 	}

@@ -21,6 +21,41 @@ type spentError struct {
 func (e *spentError) Error() string { return e.err.Error() }
 func (e *spentError) Unwrap() error { return e.err }
 
+// permanentError is a failure that trying the node again cannot cure: a
+// model call the provider refused for good (HTTP 400, 401, 403 or 404, a
+// refusal, a scripted error with retryable: false). The node's retry:
+// does not repeat it, so that a bad key or a wrong model name fails at
+// once and is not billed again.
+type permanentError struct{ err error }
+
+func (e *permanentError) Error() string { return e.err.Error() }
+func (e *permanentError) Unwrap() error { return e.err }
+
+// Permanent marks err as a failure that a retry of the node cannot cure.
+func Permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &permanentError{err: err}
+}
+
+func isPermanent(err error) bool {
+	var p *permanentError
+	return errors.As(err, &p)
+}
+
+// WithUsage attaches to err what a failed model call cost: the model
+// adapter wraps a provider's billed failure with it, so that the node
+// counts the attempts the server billed although the call failed.
+func WithUsage(err error, u Usage) error { return withUsage(err, u) }
+
+// billedBy is what the failed model call that returned err cost (zero
+// when nothing was billed).
+func billedBy(err error) Usage {
+	u, _ := spentUsage(err)
+	return u
+}
+
 // withUsage attaches what the failed work cost to err.
 func withUsage(err error, u Usage) error {
 	if err == nil || u == (Usage{}) {

@@ -56,6 +56,9 @@ type Message struct {
 	Content    string
 	ToolCalls  []ToolCall
 	ToolCallID string
+	// IsError marks a tool message that reports a failed, refused or
+	// malformed call rather than a result.
+	IsError bool
 }
 
 // ToolDecl offers one tool to the model: its name, what it does, and the
@@ -64,6 +67,10 @@ type ToolDecl struct {
 	Name        string
 	Description string
 	Schema      map[string]any
+	// Output is the JSON Schema of what a call returns, when it is known;
+	// code mode shows it as the function's result type. It is not sent
+	// to providers, whose tool declarations have no such field.
+	Output map[string]any
 }
 
 // ToolCall is the model asking for one tool to run. Args is what the model

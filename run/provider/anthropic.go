@@ -39,6 +39,7 @@ func NewAnthropic(opts Options) (*Anthropic, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.cache = anthropicCacheRates
 	return &Anthropic{r: r}, nil
 }
 
@@ -63,6 +64,7 @@ type anBlock struct {
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   string          `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
 }
 
 type anMessage struct {
@@ -116,7 +118,7 @@ func (anthropicProto) body(req Request, model string) ([]byte, error) {
 				system = append(system, s)
 			}
 		case RoleTool:
-			add("user", anBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: m.Content})
+			add("user", anBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: m.Content, IsError: m.IsError})
 		case RoleAssistant:
 			var blocks []anBlock
 			if strings.TrimSpace(m.Content) != "" {
@@ -148,7 +150,7 @@ func (anthropicProto) body(req Request, model string) ([]byte, error) {
 		}
 		out.Tools = append(out.Tools, anTool{Name: t.Name, Description: t.Description, InputSchema: schema})
 	}
-	return json.Marshal(out)
+	return marshalBody(out)
 }
 
 // isJSONObject reports whether raw holds a JSON object.
@@ -242,6 +244,8 @@ func (anthropicProto) decode(events *sseReader, res *streamResult, emit func(str
 			if ev.Message != nil {
 				res.model = ev.Message.Model
 				res.usage.InputTokens = ev.Message.Usage.InputTokens + ev.Message.Usage.CacheCreationInputTokens + ev.Message.Usage.CacheReadInputTokens
+				res.usage.CacheReadTokens = ev.Message.Usage.CacheReadInputTokens
+				res.usage.CacheWriteTokens = ev.Message.Usage.CacheCreationInputTokens
 				res.usage.OutputTokens = ev.Message.Usage.OutputTokens
 				res.haveUsage = true
 			}
@@ -304,6 +308,8 @@ func (anthropicProto) decode(events *sseReader, res *streamResult, emit func(str
 				res.usage.OutputTokens = ev.Usage.OutputTokens
 				if in := ev.Usage.InputTokens + ev.Usage.CacheCreationInputTokens + ev.Usage.CacheReadInputTokens; in > 0 {
 					res.usage.InputTokens = in
+					res.usage.CacheReadTokens = ev.Usage.CacheReadInputTokens
+					res.usage.CacheWriteTokens = ev.Usage.CacheCreationInputTokens
 				}
 				res.haveUsage = true
 			}

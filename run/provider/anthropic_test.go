@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"reflect"
 	"strings"
@@ -83,8 +84,13 @@ func TestAnthropicStream(t *testing.T) {
 	if !reflect.DeepEqual(pieces, []string{"Hello", ", ", "world"}) || resp.Text != "Hello, world" {
 		t.Errorf("pieces %q text %q", pieces, resp.Text)
 	}
-	wantUsage := Usage{InputTokens: 25, OutputTokens: 7, CostUSD: (25*3 + 7*15) / 1e6}
-	if resp.Usage != wantUsage || resp.Model != "claude-y-2026" || resp.StopReason != StopEnd {
+	// The 5 tokens read from the cache cost a tenth of an input token.
+	wantUsage := Usage{InputTokens: 25, OutputTokens: 7, CacheReadTokens: 5, CostUSD: (20*3 + 5*0.3 + 7*15) / 1e6}
+	got := resp.Usage
+	if math.Abs(got.CostUSD-wantUsage.CostUSD) < 1e-15 {
+		got.CostUSD = wantUsage.CostUSD
+	}
+	if got != wantUsage || resp.Model != "claude-y-2026" || resp.StopReason != StopEnd {
 		t.Errorf("usage %+v model %q stop %q", resp.Usage, resp.Model, resp.StopReason)
 	}
 	body, h, path := rec.last()
@@ -234,5 +240,28 @@ func TestAnthropicNoMessages(t *testing.T) {
 	b, err := anthropicProto{}.body(Request{System: "Say hi."}, "m")
 	if err != nil || !strings.Contains(string(b), `"messages":[{"role":"user","content":[{"type":"text","text":"Answer as instructed."}]}]`) {
 		t.Errorf("body %s, %v", b, err)
+	}
+}
+
+// A tool that failed is reported to Anthropic as is_error, and a result
+// that says "R&D <b>" reaches either API as written, not HTML-escaped.
+func TestToolResultsFaithful(t *testing.T) {
+	msgs := []Message{{Role: RoleUser, Content: "q"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c1", Name: "t", Args: json.RawMessage(`{}`)}, {ID: "c2", Name: "t", Args: json.RawMessage(`{}`)}}},
+		{Role: RoleTool, ToolCallID: "c1", Content: "R&D <b>grew</b>"},
+		{Role: RoleTool, ToolCallID: "c2", Content: "error: permission refused: t needs approval", IsError: true}}
+	an, err := anthropicProto{}.body(Request{Messages: msgs}, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(an), `"content":"R&D <b>grew</b>"}`) || !strings.Contains(string(an), `"content":"error: permission refused: t needs approval","is_error":true}`) {
+		t.Errorf("anthropic body: %s", an)
+	}
+	oa, err := (&openaiProto{}).body(Request{Messages: msgs}, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(oa), `R&D <b>grew</b>`) || strings.Contains(string(oa), `\u0026`) {
+		t.Errorf("openai body: %s", oa)
 	}
 }

@@ -41,8 +41,10 @@ type configEndpoint struct {
 }
 
 type configPrice struct {
-	InputPerMTok  *float64 `toml:"input_per_mtok"`
-	OutputPerMTok *float64 `toml:"output_per_mtok"`
+	InputPerMTok      *float64 `toml:"input_per_mtok"`
+	OutputPerMTok     *float64 `toml:"output_per_mtok"`
+	CacheReadPerMTok  *float64 `toml:"cache_read_per_mtok"`
+	CacheWritePerMTok *float64 `toml:"cache_write_per_mtok"`
 }
 
 type configProviders struct {
@@ -50,6 +52,7 @@ type configProviders struct {
 	Anthropic     *configEndpoint        `toml:"anthropic"`
 	Timeout       *string                `toml:"timeout"`
 	IdleTimeout   *string                `toml:"idle_timeout"`
+	HeaderTimeout *string                `toml:"header_timeout"`
 	MaxAttempts   *int64                 `toml:"max_attempts"`
 	BaseDelay     *string                `toml:"base_delay"`
 	MaxDelay      *string                `toml:"max_delay"`
@@ -59,20 +62,21 @@ type configProviders struct {
 
 // configKeys lists the keys allowed in each table, for did-you-mean.
 var configKeys = map[string][]string{
-	"providers":           {"openai", "anthropic", "timeout", "idle_timeout", "max_attempts", "base_delay", "max_delay", "max_retry_after", "prices"},
+	"providers":           {"openai", "anthropic", "timeout", "idle_timeout", "header_timeout", "max_attempts", "base_delay", "max_delay", "max_retry_after", "prices"},
 	"providers.openai":    {"base_url", "api_key"},
 	"providers.anthropic": {"base_url", "api_key"},
-	"providers.prices.*":  {"input_per_mtok", "output_per_mtok"},
+	"providers.prices.*":  {"input_per_mtok", "output_per_mtok", "cache_read_per_mtok", "cache_write_per_mtok"},
 }
 
 // configExpect says what each key holds, for type errors.
 var configExpect = map[string]string{
-	"timeout": "a duration such as \"10m\"", "idle_timeout": "a duration such as \"2m\"",
+	"timeout": "a duration such as \"10m\"", "idle_timeout": "a duration such as \"2m\"", "header_timeout": "a duration such as \"2m\"",
 	"base_delay": "a duration such as \"1s\"", "max_delay": "a duration such as \"30s\"",
 	"max_retry_after": "a duration such as \"60s\"", "max_attempts": "a whole number of at least 1",
 	"base_url": "a URL string", "api_key": "a string",
 	"openai": "a table", "anthropic": "a table", "prices": "a table of models", "providers": "a table ([providers])",
 	"input_per_mtok": "a number of US dollars per million tokens", "output_per_mtok": "a number of US dollars per million tokens",
+	"cache_read_per_mtok": "a number of US dollars per million tokens", "cache_write_per_mtok": "a number of US dollars per million tokens",
 }
 
 // ParseConfig reads the [providers] table of a config file; other tables
@@ -163,6 +167,7 @@ func ParseConfig(file string, data []byte, project bool) (*Config, diag.List) {
 	}
 	dur("timeout", p.Timeout, &c.Remote.Timeout)
 	dur("idle_timeout", p.IdleTimeout, &c.Remote.IdleTimeout)
+	dur("header_timeout", p.HeaderTimeout, &c.Remote.HeaderTimeout)
 	dur("base_delay", p.BaseDelay, &c.Remote.BaseDelay)
 	dur("max_delay", p.MaxDelay, &c.Remote.MaxDelay)
 	dur("max_retry_after", p.MaxRetryAfter, &c.Remote.MaxRetryAfter)
@@ -207,7 +212,12 @@ func ParseConfig(file string, data []byte, project bool) (*Config, diag.List) {
 					"the price of model %q is incomplete or negative", m)
 				continue
 			}
-			c.Prices[m] = Price{InputPerMTok: *cp.InputPerMTok, OutputPerMTok: *cp.OutputPerMTok}
+			if (cp.CacheReadPerMTok != nil && !validPrice(*cp.CacheReadPerMTok)) || (cp.CacheWritePerMTok != nil && !validPrice(*cp.CacheWritePerMTok)) {
+				l.Errorf(file, at("providers.prices", m), CodeConfigValue, "give cache_read_per_mtok and cache_write_per_mtok as numbers of at least 0 (US dollars per million tokens), or leave them out",
+					"a cache price of model %q is negative", m)
+				continue
+			}
+			c.Prices[m] = Price{InputPerMTok: *cp.InputPerMTok, OutputPerMTok: *cp.OutputPerMTok, CacheReadPerMTok: cp.CacheReadPerMTok, CacheWritePerMTok: cp.CacheWritePerMTok}
 		}
 	}
 	if l.HasErrors() {
@@ -412,6 +422,7 @@ func (c *Config) under(lower *Config) {
 	fill(&r.AnthropicBaseURL, lr.AnthropicBaseURL)
 	fillD(&r.Timeout, lr.Timeout)
 	fillD(&r.IdleTimeout, lr.IdleTimeout)
+	fillD(&r.HeaderTimeout, lr.HeaderTimeout)
 	fillD(&r.BaseDelay, lr.BaseDelay)
 	fillD(&r.MaxDelay, lr.MaxDelay)
 	fillD(&r.MaxRetryAfter, lr.MaxRetryAfter)

@@ -24,7 +24,7 @@ func TestParseConfigFull(t *testing.T) {
 		Remote: RemoteOptions{OpenAIBaseURL: "http://localhost:11434/v1", AnthropicBaseURL: "https://api.anthropic.com",
 			Timeout: 5 * time.Minute, IdleTimeout: 90 * time.Second, MaxAttempts: 3, BaseDelay: 500 * time.Millisecond,
 			MaxDelay: 20 * time.Second, MaxRetryAfter: 2 * time.Minute},
-		Prices: map[string]Price{"gpt-4o": {2.5, 10}, "deepseek-chat": {0.27, 1.1}, "claude-sonnet-4-5": {3, 15}},
+		Prices: map[string]Price{"gpt-4o": {InputPerMTok: 2.5, OutputPerMTok: 10}, "deepseek-chat": {InputPerMTok: 0.27, OutputPerMTok: 1.1}, "claude-sonnet-4-5": {InputPerMTok: 3, OutputPerMTok: 15}},
 	}
 	if !reflect.DeepEqual(*c, want) {
 		t.Errorf("got\n%+v\nwant\n%+v", *c, want)
@@ -48,6 +48,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"price not a table", "[providers.prices]\ngpt = 3\n", false, []string{`2:7 E-PROVCFG-VALUE input_per_mtok = …`}},
 		{"price incomplete", "[providers.prices]\n\"gpt-4o\" = { input_per_mtok = 1 }\n", false, []string{`2:1 E-PROVCFG-VALUE price of model "gpt-4o" is incomplete`}},
 		{"price negative", "[providers.prices.gpt]\ninput_per_mtok = -1\noutput_per_mtok = 1\n", false, []string{`1:1 E-PROVCFG-VALUE price of model "gpt"`}},
+		{"cache price negative", "[providers.prices.claude]\ninput_per_mtok = 3\noutput_per_mtok = 15\ncache_read_per_mtok = -0.3\n", false, []string{`1:1 E-PROVCFG-VALUE a cache price of model "claude" is negative`}},
 		{"key in project file", "[providers.openai]\napi_key = \"sk-abcdefgh\"\n", true, []string{`2:1 W-PROVCFG-SECRET move it to OPENAI_API_KEY`}},
 		{"key in user file", "[providers.openai]\napi_key = \"sk-abcdefgh\"\n", false, nil},
 		{"other tables ignored", "[ptc]\nmode = \"x\"\n[other]\nz = 1\n", true, nil},
@@ -91,13 +92,13 @@ func TestLoadConfigPrecedence(t *testing.T) {
 	if len(diags) != 0 {
 		t.Fatal(diags)
 	}
-	opts := Options{Remote: RemoteOptions{Timeout: time.Second}, Prices: map[string]Price{"n": {7, 7}}}
+	opts := Options{Remote: RemoteOptions{Timeout: time.Second}, Prices: map[string]Price{"n": {InputPerMTok: 7, OutputPerMTok: 7}}}
 	c.Apply(&opts)
 	r := opts.Remote
 	if r.MaxAttempts != 2 || r.OpenAIBaseURL != "http://localhost:8000/v1" || r.OpenAIKey != "user-key" || r.Timeout != time.Second {
 		t.Errorf("remote %+v", r)
 	}
-	if want := map[string]Price{"m": {1, 2}, "n": {7, 7}}; !reflect.DeepEqual(opts.Prices, want) {
+	if want := map[string]Price{"m": {InputPerMTok: 1, OutputPerMTok: 2}, "n": {InputPerMTok: 7, OutputPerMTok: 7}}; !reflect.DeepEqual(opts.Prices, want) {
 		t.Errorf("prices %v, want %v", opts.Prices, want)
 	}
 	if c, diags := LoadConfig(filepath.Join(dir, "missing.toml"), ""); c == nil || len(diags) != 0 {
@@ -201,5 +202,24 @@ func TestNewReadsConfigFiles(t *testing.T) {
 	// The mock never reads them.
 	if _, err := New("mock", Options{}); err != nil {
 		t.Error(err)
+	}
+}
+
+// Cache prices are read when given and left to the provider's default
+// rate (nil) when not.
+func TestParseConfigCachePrices(t *testing.T) {
+	c, diags := ParseConfig("agentlab.toml", []byte("[providers.prices.claude]\ninput_per_mtok = 3\noutput_per_mtok = 15\ncache_read_per_mtok = 0.3\n"), false)
+	if len(diags) != 0 {
+		t.Fatal(diags)
+	}
+	p := c.Prices["claude"]
+	if p.CacheReadPerMTok == nil || *p.CacheReadPerMTok != 0.3 || p.CacheWritePerMTok != nil {
+		t.Fatalf("price %+v", p)
+	}
+	u := priceUsageAt(Usage{InputTokens: 1000, CacheReadTokens: 600, CacheWriteTokens: 100, OutputTokens: 10}, c.Prices, "claude", "", anthropicCacheRates)
+	// 300 plain at 3, 600 read at 0.3, 100 written at 3 × 1.25, 10 out at 15.
+	want := (300*3 + 600*0.3 + 100*3.75 + 10*15) / 1e6
+	if d := u.CostUSD - want; d > 1e-12 || d < -1e-12 {
+		t.Errorf("cost %v, want %v", u.CostUSD, want)
 	}
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func TestDocsRemote(t *testing.T) {
 	if c == nil || len(diags) != 0 {
 		t.Fatalf("the documented config does not parse cleanly: %v", diags)
 	}
-	if c.Remote.Timeout != DefaultTimeout || c.Remote.IdleTimeout != DefaultIdleTimeout || c.Remote.MaxAttempts != DefaultMaxAttempts ||
+	if c.Remote.Timeout != DefaultTimeout || c.Remote.IdleTimeout != DefaultIdleTimeout || c.Remote.HeaderTimeout != DefaultHeaderTimeout || c.Remote.MaxAttempts != DefaultMaxAttempts ||
 		c.Remote.BaseDelay != DefaultBaseDelay || c.Remote.MaxDelay != DefaultMaxDelay || c.Remote.MaxRetryAfter != DefaultMaxRetryAfter {
 		t.Errorf("the documented example should show the defaults: %+v", c.Remote)
 	}
@@ -34,6 +35,24 @@ func TestDocsRemote(t *testing.T) {
 		DefaultOpenAIBaseURL, DefaultAnthropicBaseURL, AnthropicVersion, "cost_unknown", "8192"} {
 		if !strings.Contains(doc, s) {
 			t.Errorf("docs/providers.md does not mention %s", s)
+		}
+	}
+}
+
+// TestDocsRemoteMessages: the timeout sentences docs/providers.md quotes
+// are the ones a call fails with.
+func TestDocsRemoteMessages(t *testing.T) {
+	b, err := os.ReadFile("../../docs/providers.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &remote{opts: RemoteOptions{}.withDefaults()}
+	for _, cause := range []error{errHeaderTimeout, errStalled} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(cause)
+		msg := r.transportError(context.Background(), ctx, context.Canceled).Error()
+		if !strings.Contains(string(b), "    "+msg+"\n") {
+			t.Errorf("docs/providers.md does not quote %q", msg)
 		}
 	}
 }

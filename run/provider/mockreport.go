@@ -139,7 +139,8 @@ func reportText(r *rng, req Request, seed int64) string {
 		}
 	}
 	if cited == 0 {
-		parts = append(parts, plainAnswer(r, question, true))
+		// No general prose here: a sentence of it may read as a claim
+		// (a trend word) with nothing to cite.
 		if zh {
 			parts = append(parts, noFiguresZH)
 		} else {

@@ -51,10 +51,13 @@ func (o *OpenAI) Complete(ctx context.Context, req Request, onToken func(string)
 type openaiProto struct {
 	completionTokens atomic.Bool // send max_completion_tokens, not max_tokens
 	noStreamOptions  atomic.Bool // the server refuses stream_options
+	noJSONSchema     atomic.Bool // the server refuses response_format json_schema
 }
 
 // adapt reacts to a refused request (HTTP 400): a server that does not
-// know stream_options is asked without it (usage is then estimated), and
+// know stream_options is asked without it (usage is then estimated), one
+// that refuses response_format json_schema is asked without it (the schema
+// is still in the system prompt and enforced on the answer), and
 // one that wants max_completion_tokens instead of max_tokens (OpenAI's
 // reasoning models behind another host name, such as Azure) gets it. It
 // reports whether anything changed.
@@ -68,6 +71,11 @@ func (p *openaiProto) adapt(msg string) bool {
 		return true
 	case strings.Contains(msg, "max_completion_tokens") && !p.completionTokens.Load():
 		p.completionTokens.Store(true)
+		return true
+	case (strings.Contains(msg, "response_format") || strings.Contains(msg, "json_schema")) && !p.noJSONSchema.Load():
+		// The schema is still stated in the system prompt and the
+		// answer is validated here, so nothing is lost but a hint.
+		p.noJSONSchema.Store(true)
 		return true
 	}
 	return false
@@ -165,14 +173,14 @@ func (p *openaiProto) body(req Request, model string) ([]byte, error) {
 		}
 		out.Tools = append(out.Tools, d)
 	}
-	if req.OutputSchema != nil {
+	if req.OutputSchema != nil && !p.noJSONSchema.Load() {
 		// Not strict: strict mode accepts only a subset of JSON Schema
 		// (every property required, no additionalProperties), and the
 		// answer is validated here anyway.
 		out.ResponseFormat = map[string]any{"type": "json_schema", "json_schema": map[string]any{
 			"name": "output", "schema": req.OutputSchema, "strict": false}}
 	}
-	return json.Marshal(out)
+	return marshalBody(out)
 }
 
 func (p *openaiProto) header(h http.Header, key string) {
@@ -205,8 +213,11 @@ type oaChunk struct {
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
 	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
@@ -261,6 +272,9 @@ func (p *openaiProto) decode(events *sseReader, res *streamResult, emit func(str
 		}
 		if c.Usage != nil {
 			res.usage = Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}
+			if d := c.Usage.PromptTokensDetails; d != nil {
+				res.usage.CacheReadTokens = d.CachedTokens
+			}
 			res.haveUsage = true
 		}
 		for _, ch := range c.Choices {

@@ -24,6 +24,10 @@ type Message struct {
 	Content    string     `json:"content,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+	// IsError marks a tool message that reports a failed or refused call
+	// (Anthropic's is_error). Not part of the JSON: the content already
+	// says "error: …", and the mock's answers stay what they were.
+	IsError bool `json:"-"`
 }
 
 // Roles of a Message.
@@ -126,6 +130,11 @@ type Usage struct {
 	// CostUSD is then 0 because the price is not known, not because the
 	// call was free.
 	CostUnknown bool `json:"cost_unknown,omitempty"`
+	// CacheReadTokens and CacheWriteTokens are the part of InputTokens the
+	// server read from, or wrote to, its prompt cache; they are priced at
+	// the cache rates (see prices.go).
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Stop reasons of a Response.
@@ -172,4 +181,7 @@ type Options struct {
 	// Remote configures the openai and anthropic providers: keys, base
 	// URLs, timeouts and retries (see remote.go).
 	Remote RemoteOptions
+	// Question is the id of the eval question the run answers ("" outside
+	// an eval): a script file's questions: entries for it win.
+	Question string
 }

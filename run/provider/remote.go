@@ -35,6 +35,10 @@ type RemoteOptions struct {
 	// long and the attempt fails as stalled (default 2 minutes, which
 	// leaves room for models that reason before their first token).
 	IdleTimeout time.Duration
+	// HeaderTimeout bounds the wait for the response headers: a server
+	// that accepts the connection and then says nothing fails the attempt
+	// after this long instead of after Timeout (default 2 minutes).
+	HeaderTimeout time.Duration
 	// MaxAttempts is how many times one call is tried in all (default 4;
 	// 1 disables retries). Only rate limits, server errors, timeouts and
 	// broken connections are retried, and only while nothing of the answer
@@ -53,6 +57,36 @@ type RemoteOptions struct {
 	// OnRetry, when set, is told about each retry before its wait: the
 	// attempt that failed (1-based), the wait, and why (keys redacted).
 	OnRetry func(attempt int, wait time.Duration, reason string) `json:"-"`
+}
+
+// RetryInfo is one retry of a call, told to the observer WithRetryObserver
+// put in the call's context.
+type RetryInfo struct {
+	Node    string
+	Call    int
+	Attempt int           // the attempt that failed, from 1
+	Wait    time.Duration // before the next attempt
+	Status  int           // HTTP status of the failure; 0 without one
+	Reason  string        // keys redacted
+}
+
+type retryObserverKey struct{}
+
+// WithRetryObserver returns ctx with f told about every retry of a call
+// made with it, so that a caller can record retries per call.
+func WithRetryObserver(ctx context.Context, f func(RetryInfo)) context.Context {
+	return context.WithValue(ctx, retryObserverKey{}, f)
+}
+
+// retried tells the options' OnRetry and the context's observer.
+func (r *remote) retried(ctx context.Context, req Request, attempt int, wait time.Duration, ae *attemptError) {
+	reason := r.redact(ae.msg)
+	if r.opts.OnRetry != nil {
+		r.opts.OnRetry(attempt, wait, reason)
+	}
+	if f, ok := ctx.Value(retryObserverKey{}).(func(RetryInfo)); ok && f != nil {
+		f(RetryInfo{Node: req.Node, Call: req.Call, Attempt: attempt, Wait: wait, Status: ae.status, Reason: reason})
+	}
 }
 
 // String describes o with its keys redacted, so that printing options
@@ -78,6 +112,7 @@ const (
 	DefaultAnthropicBaseURL = "https://api.anthropic.com"
 	DefaultTimeout          = 10 * time.Minute
 	DefaultIdleTimeout      = 2 * time.Minute
+	DefaultHeaderTimeout    = 2 * time.Minute
 	DefaultMaxAttempts      = 4
 	DefaultBaseDelay        = time.Second
 	DefaultMaxDelay         = 30 * time.Second
@@ -95,6 +130,9 @@ func (o RemoteOptions) withDefaults() RemoteOptions {
 	}
 	if o.IdleTimeout <= 0 {
 		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = DefaultHeaderTimeout
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = DefaultMaxAttempts
@@ -132,6 +170,8 @@ type protocol interface {
 	body(req Request, model string) ([]byte, error)
 	header(h http.Header, key string)
 	decode(events *sseReader, res *streamResult, emit func(string)) error
+	// decodeWhole reads an answer sent as one JSON body (whole.go).
+	decodeWhole(raw []byte, res *streamResult, emit func(string)) error
 }
 
 // adapter is a protocol that can change its request when the server
@@ -160,6 +200,12 @@ type attemptError struct {
 	retryable  bool
 	retryAfter time.Duration
 	hasAfter   bool
+	// feedback, when set, is what the model is told on the next attempt,
+	// after its own answer (answer): the request is not sent again as it
+	// was, since the same request tends to get the same wrong answer.
+	feedback string
+	answer   string
+	status   int // the HTTP status, when the server answered with one
 }
 
 func (e *attemptError) Error() string { return e.msg }
@@ -180,6 +226,7 @@ type remote struct {
 	prices   map[string]Price
 	opts     RemoteOptions
 	proto    protocol
+	cache    cacheRates // default cache prices (prices.go)
 	// sleep and now are replaced in tests to observe waits without
 	// waiting.
 	sleep func(context.Context, time.Duration) error
@@ -207,7 +254,7 @@ func newRemote(name, keyEnv, baseEnv, key, base, path string, opts Options, prot
 	return &remote{
 		name: name, keyEnv: keyEnv, baseEnv: baseEnv, key: key, endpoint: u,
 		model: opts.Model, prices: opts.Prices, opts: opts.Remote.withDefaults(), proto: proto,
-		sleep: sleepCtx, now: time.Now,
+		sleep: sleepCtx, now: time.Now, cache: plainCacheRates,
 	}, nil
 }
 
@@ -220,11 +267,32 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// statusOverloaded is Anthropic's (and some gateways') "overloaded"
+// status, which net/http has no name for.
+const statusOverloaded = 529
+
+// marshalBody encodes a request body without HTML escaping: a tool
+// result or a prompt saying "R&D" or "<b>" reaches the model as written,
+// not as "R\u0026D".
+func marshalBody(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// maxWholeBody bounds an answer sent as one JSON body.
+const maxWholeBody = 32 << 20
+
 // Sentinel causes that tell a timeout of ours from a cancellation by the
 // caller.
 var (
 	errStalled        = errors.New("stream stalled")
 	errRequestTimeout = errors.New("request timed out")
+	errHeaderTimeout  = errors.New("no response headers")
 )
 
 // complete answers req, retrying failed attempts as RemoteOptions allow.
@@ -256,6 +324,10 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 		emitted = true
 		onToken(s)
 	}
+	// spent is what the failed attempts of this call cost: a server bills
+	// an answer that is then refused here (not JSON, cut off) as much as
+	// one that is used.
+	var spent Usage
 	for attempt := 1; ; attempt++ {
 		res := &streamResult{}
 		var resp Response
@@ -264,21 +336,29 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 			resp, err = r.finish(req, model, res)
 		}
 		if err == nil {
+			resp.Usage = addSpent(resp.Usage, spent)
 			if buffered {
 				if err := stream(ctx, resp.Text, onToken); err != nil {
-					return Response{}, err
+					return Response{}, billed(err, resp.Usage)
 				}
 			}
 			return resp, nil
 		}
+		if res.haveUsage {
+			u := res.usage
+			if u.OutputTokens == 0 && res.text.Len() > 0 {
+				u.OutputTokens = EstimateTokens(res.text.String())
+			}
+			spent = addSpent(spent, priceUsageAt(u, r.prices, model, res.model, r.cache))
+		}
 		if ctx.Err() != nil {
-			return Response{}, ctx.Err()
+			return Response{}, billed(ctx.Err(), spent)
 		}
 		var ae *attemptError
 		if !errors.As(err, &ae) {
 			ae = failf(false, "%v", err)
 		}
-		if a, ok := r.proto.(adapter); ok && !ae.retryable && !emitted && adaptations < 2 && a.adapt(ae.msg) {
+		if a, ok := r.proto.(adapter); ok && !ae.retryable && !emitted && adaptations < 3 && a.adapt(ae.msg) {
 			// The server refused an optional parameter: ask again at
 			// once without it. This does not count as an attempt.
 			adaptations++
@@ -296,17 +376,26 @@ func (r *remote) complete(ctx context.Context, req Request, onToken func(string)
 			case ae.retryable && attempt > 1:
 				msg += fmt.Sprintf(" (gave up after %d attempts)", attempt)
 			}
-			return Response{}, r.callError(req, msg, ae.retryable)
+			return Response{}, billed(r.callError(req, msg, ae.retryable), spent)
+		}
+		if ae.feedback != "" {
+			// Tell the model what was wrong with its answer, and ask at
+			// once: this is a repair turn, not a server failure to wait out.
+			req.Messages = append(append([]Message(nil), req.Messages...),
+				Message{Role: RoleAssistant, Content: ae.answer}, Message{Role: RoleUser, Content: ae.feedback})
+			if body, err = r.proto.body(req, model); err != nil {
+				return Response{}, billed(r.callError(req, "the request cannot be encoded: "+err.Error(), false), spent)
+			}
+			r.retried(ctx, req, attempt, 0, ae)
+			continue
 		}
 		wait := backoff(attempt, r.opts.BaseDelay, r.opts.MaxDelay)
 		if ae.hasAfter {
 			wait = min(ae.retryAfter, r.opts.MaxRetryAfter)
 		}
-		if r.opts.OnRetry != nil {
-			r.opts.OnRetry(attempt, wait, r.redact(ae.msg))
-		}
+		r.retried(ctx, req, attempt, wait, ae)
 		if err := r.sleep(ctx, wait); err != nil {
-			return Response{}, err
+			return Response{}, billed(err, spent)
 		}
 	}
 }
@@ -324,8 +413,15 @@ func (r *remote) attempt(ctx context.Context, body []byte, res *streamResult, em
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
 	r.proto.header(hreq.Header, r.key)
+	// The header timer cancels the attempt when the server says nothing
+	// at all; it is stopped as soon as the headers are in.
+	headers := time.AfterFunc(r.opts.HeaderTimeout, func() { cancel(errHeaderTimeout) })
 	hresp, err := r.opts.HTTPClient.Do(hreq)
+	headers.Stop()
 	if err != nil {
+		if context.Cause(tctx) == errRequestTimeout {
+			return failf(true, "the server did not answer within %v (the request timeout); check that it is up and not overloaded", r.opts.Timeout)
+		}
 		return r.transportError(ctx, tctx, err)
 	}
 	defer hresp.Body.Close()
@@ -333,9 +429,19 @@ func (r *remote) attempt(ctx context.Context, body []byte, res *streamResult, em
 		return r.statusError(hresp)
 	}
 	if ct := hresp.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "text/event-stream") {
-		peek, _ := io.ReadAll(io.LimitReader(hresp.Body, 512))
-		return failf(false, "the server answered with %q instead of an event stream (%s); check %s: it must point at an API that streams, such as %s",
-			ct, excerpt(string(peek)), r.baseEnv, r.endpoint.Redacted())
+		if !strings.Contains(ct, "json") {
+			peek, _ := io.ReadAll(io.LimitReader(hresp.Body, 512))
+			return failf(false, "the server answered with %q instead of an event stream or JSON (%s); check %s: it must point at a chat API, such as %s",
+				ct, excerpt(string(peek)), r.baseEnv, r.endpoint.Redacted())
+		}
+		raw, err := io.ReadAll(io.LimitReader(hresp.Body, maxWholeBody+1))
+		if err != nil {
+			return r.readError(ctx, tctx, err)
+		}
+		if len(raw) > maxWholeBody {
+			return failf(false, "the server's JSON answer is larger than %d bytes", maxWholeBody)
+		}
+		return r.proto.decodeWhole(raw, res, emit)
 	}
 	idle := newIdleReader(hresp.Body, r.opts.IdleTimeout, func() { cancel(errStalled) })
 	defer idle.stop()
@@ -359,6 +465,8 @@ func (r *remote) transportError(parent, ctx context.Context, err error) error {
 	switch context.Cause(ctx) {
 	case errStalled:
 		return failf(true, "the stream stalled: no data for %v (the idle timeout); the server may be overloaded", r.opts.IdleTimeout)
+	case errHeaderTimeout:
+		return failf(true, "the server accepted the request but sent no response within %v (the header timeout); it may be overloaded — raise header_timeout for a slow local server", r.opts.HeaderTimeout)
 	case errRequestTimeout:
 		return failf(true, "no complete answer within %v (the request timeout); raise the timeout or ask for a shorter answer", r.opts.Timeout)
 	}
@@ -374,7 +482,7 @@ func (r *remote) transportError(parent, ctx context.Context, err error) error {
 
 // readError explains a failure while reading the stream.
 func (r *remote) readError(parent, ctx context.Context, err error) error {
-	if c := context.Cause(ctx); parent.Err() != nil || c == errStalled || c == errRequestTimeout {
+	if c := context.Cause(ctx); parent.Err() != nil || c == errStalled || c == errRequestTimeout || c == errHeaderTimeout {
 		return r.transportError(parent, ctx, err)
 	}
 	if errors.Is(err, errSSETooLarge) {
@@ -403,8 +511,15 @@ func (r *remote) statusError(hresp *http.Response) error {
 		hint = fmt.Sprintf("; check the model name and %s (now %s)", r.baseEnv, r.endpoint.Redacted())
 	case http.StatusTooManyRequests:
 		hint = "; the provider's rate limit or quota was reached"
+	case statusOverloaded:
+		hint = "; the provider is overloaded, not your request"
 	}
-	ae := failf(retryableStatus(hresp.StatusCode), "HTTP %d %s: %s%s", hresp.StatusCode, http.StatusText(hresp.StatusCode), msg, hint)
+	text := http.StatusText(hresp.StatusCode)
+	if hresp.StatusCode == statusOverloaded {
+		text = "Overloaded"
+	}
+	ae := failf(retryableStatus(hresp.StatusCode), "HTTP %d %s: %s%s", hresp.StatusCode, text, msg, hint)
+	ae.status = hresp.StatusCode
 	if ae.retryable {
 		ae.retryAfter, ae.hasAfter = parseRetryAfter(hresp.Header, r.now())
 	}
@@ -478,9 +593,9 @@ func (r *remote) finish(req Request, model string, res *streamResult) (Response,
 		if len(bytes.TrimSpace(tc.Args)) == 0 {
 			tc.Args = json.RawMessage("{}")
 		}
-		if !json.Valid(tc.Args) {
-			return Response{}, failf(true, "the arguments of tool call %q are not valid JSON: %s", tc.Name, excerpt(string(tc.Args)))
-		}
+		// Arguments that are not valid JSON are passed on as written: the
+		// agent loop answers such a call with the reason, so that the
+		// model can correct it (a retry would re-send the same request).
 	}
 	if len(resp.ToolCalls) > 0 {
 		resp.StopReason = StopToolCalls
@@ -497,6 +612,10 @@ func (r *remote) finish(req Request, model string, res *streamResult) (Response,
 	if req.OutputSchema != nil && len(resp.ToolCalls) == 0 {
 		text, err := checkStructured(resp.Text, req.OutputSchema)
 		if err != nil {
+			var ae *attemptError
+			if errors.As(err, &ae) {
+				ae.answer = resp.Text
+			}
 			return Response{}, err
 		}
 		resp.Text = text
@@ -509,6 +628,6 @@ func (r *remote) finish(req Request, model string, res *streamResult) (Response,
 	} else {
 		resp.Usage = Usage{InputTokens: InputTokens(req), OutputTokens: OutputTokens(resp)}
 	}
-	resp.Usage = priceUsage(resp.Usage, r.prices, model, resp.Model)
+	resp.Usage = priceUsageAt(resp.Usage, r.prices, model, resp.Model, r.cache)
 	return resp, nil
 }

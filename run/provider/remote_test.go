@@ -426,12 +426,30 @@ func TestRemoteNoModel(t *testing.T) {
 	}
 }
 
+// A server that answers with a web page, or with JSON that is not an
+// answer, fails the call for good; a plain JSON answer is read whole
+// (streamed answers are the norm, but not every server streams).
 func TestRemoteNotAStream(t *testing.T) {
-	srv, _ := server(t, nil, status(200, nil, `{"choices":[]}`))
+	srv, _ := server(t, nil, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html>login</html>")
+	})
 	p, _ := testOpenAI(t, srv.URL, nil)
 	_, err := p.Complete(context.Background(), Request{Node: "n"}, nil)
-	if err == nil || !strings.Contains(err.Error(), "instead of an event stream") || IsRetryable(err) {
+	if err == nil || !strings.Contains(err.Error(), "instead of an event stream or JSON") || IsRetryable(err) {
 		t.Fatalf("err = %v", err)
+	}
+	srv, _ = server(t, nil, status(200, nil, `{"choices":[]}`))
+	p, _ = testOpenAI(t, srv.URL, nil)
+	if _, err := p.Complete(context.Background(), Request{Node: "n"}, nil); err == nil || !strings.Contains(err.Error(), "without any choice") {
+		t.Fatalf("err = %v", err)
+	}
+	srv, _ = server(t, nil, status(200, nil, `{"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"R&D is up"},"finish_reason":"stop"}],"usage":{"prompt_tokens":7,"completion_tokens":3}}`))
+	p, _ = testOpenAI(t, srv.URL, nil)
+	var streamed strings.Builder
+	resp, err := p.Complete(context.Background(), Request{Node: "n"}, func(s string) { streamed.WriteString(s) })
+	if err != nil || resp.Text != "R&D is up" || streamed.String() != resp.Text || resp.Usage.InputTokens != 7 || resp.Usage.OutputTokens != 3 {
+		t.Fatalf("whole JSON answer: %+v %v (streamed %q)", resp, err, streamed.String())
 	}
 }
 

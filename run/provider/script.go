@@ -25,7 +25,10 @@ type Script struct {
 	Nodes   map[string][]ScriptResponse
 	NodePos map[string]diag.Pos
 	Default *ScriptResponse
-	opts    Options
+	// Questions holds, per eval question id, responses per node id that
+	// win over Nodes when the run answers that question (Options.Question).
+	Questions map[string]*Script
+	opts      Options
 }
 
 // ScriptError is a script file that cannot be used; Diagnostics says where
@@ -71,11 +74,31 @@ func (s *Script) Name() string { return "script" }
 // the node's list, the last entry once the list is used up, else the
 // default.
 func (s *Script) Lookup(node string, call int) (ScriptResponse, bool) {
-	if list, ok := s.Nodes[node]; ok && len(list) > 0 {
-		return list[min(max(call, 0), len(list)-1)], true
+	if q, ok := s.Questions[s.opts.Question]; ok && s.opts.Question != "" {
+		if r, ok := q.lookupNode(node, call); ok {
+			return r, true
+		}
+	}
+	if r, ok := s.lookupNode(node, call); ok {
+		return r, true
 	}
 	if s.Default != nil {
 		return *s.Default, true
+	}
+	return ScriptResponse{}, false
+}
+
+// lookupNode answers from Nodes alone.
+func (s *Script) lookupNode(node string, call int) (ScriptResponse, bool) {
+	if list, ok := s.Nodes[node]; ok && len(list) > 0 {
+		return list[min(max(call, 0), len(list)-1)], true
+	}
+	// A key that writes an iteration as "[]" answers every iteration
+	// ("each[].draft" for "each[3].draft"); an exact key wins over it.
+	if general, iters := generalize(node); len(iters) > 0 {
+		if list, ok := s.Nodes[general]; ok && len(list) > 0 {
+			return list[min(max(call, 0), len(list)-1)], true
+		}
 	}
 	return ScriptResponse{}, false
 }
@@ -143,14 +166,22 @@ func (s *Script) Check(ids []string) diag.List {
 	for _, id := range ids {
 		known[id] = true
 	}
+	qids := make([]string, 0, len(s.Questions))
+	for q := range s.Questions {
+		qids = append(qids, q)
+	}
+	sort.Strings(qids)
+	for _, q := range qids {
+		l = append(l, s.Questions[q].Check(ids)...)
+	}
 	keys := make([]string, 0, len(s.Nodes))
 	for id := range s.Nodes {
 		keys = append(keys, id)
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		if known[key] && !strings.Contains(key, iterationIndex) {
-			continue
+		if known[key] {
+			continue // an exact id, or one with "[]" for every iteration
 		}
 		general, iters := generalize(key)
 		if len(iters) > 0 && known[general] {

@@ -250,3 +250,61 @@ func TestScriptErrorMessage(t *testing.T) {
 		t.Errorf("message:\n%s", err)
 	}
 }
+
+// A CI author scripts what a real model does wrong: a tool call whose
+// arguments are not JSON (raw_args, sent as written), and one answer for
+// every iteration of a loop ("each[].draft"), an exact key winning.
+func TestScriptRawArgsAndIterationWildcard(t *testing.T) {
+	src := `nodes:
+  agent:
+    - tool_calls: [{name: db_query__t, raw_args: '{"sql": "SELECT'}]
+  each[].draft: any iteration
+  each[1].draft: the second
+`
+	s, diags := ParseScript("s.yml", []byte(src))
+	if s == nil || len(diags) > 0 {
+		t.Fatalf("parse: %v", diags)
+	}
+	resp, err := s.Complete(context.Background(), Request{Node: "agent"}, nil)
+	if err != nil || len(resp.ToolCalls) != 1 || string(resp.ToolCalls[0].Args) != `{"sql": "SELECT` {
+		t.Fatalf("raw_args: %+v %v", resp, err)
+	}
+	for node, want := range map[string]string{"each[0].draft": "any iteration", "each[12].draft": "any iteration", "each[1].draft": "the second"} {
+		if r, err := s.Complete(context.Background(), Request{Node: node}, nil); err != nil || r.Text != want {
+			t.Errorf("%s: %q %v, want %q", node, r.Text, err, want)
+		}
+	}
+	if l := s.Check([]string{"agent", "each[].draft"}); len(l) != 0 {
+		t.Errorf("a wildcard key of a real loop node is warned about: %v", l)
+	}
+	if _, diags := ParseScript("s.yml", []byte("nodes:\n  a:\n    tool_calls: [{name: t, args: {}, raw_args: '{'}]\n")); len(diags) == 0 || diags[0].Code != CodeScriptConflict {
+		t.Errorf("args with raw_args: %v", diags)
+	}
+}
+
+// In an eval, one script file answers each question its own way: the
+// questions: entry of the run's question wins over nodes:, then default.
+func TestScriptPerQuestionAnswers(t *testing.T) {
+	src := `nodes:
+  ask: general
+questions:
+  lyon:
+    ask: "[[v:Q1.r0.revenue]]"
+  paris:
+    other: x
+default: fallback
+`
+	s, diags := ParseScript("s.yml", []byte(src))
+	if s == nil || len(diags) > 0 {
+		t.Fatalf("parse: %v", diags)
+	}
+	for q, want := range map[string]string{"lyon": "[[v:Q1.r0.revenue]]", "paris": "general", "": "general", "unknown": "general"} {
+		s.opts.Question = q
+		if r, err := s.Complete(context.Background(), Request{Node: "ask"}, nil); err != nil || r.Text != want {
+			t.Errorf("question %q: %q %v, want %q", q, r.Text, err, want)
+		}
+	}
+	if l := s.Check([]string{"ask"}); len(l) != 1 || !strings.Contains(l[0].Message, `"other"`) {
+		t.Errorf("a question's unknown node is not warned about: %v", l)
+	}
+}

@@ -46,9 +46,9 @@ type ScriptResponse struct {
 // scriptTopKeys, responseKeys, toolCallKeys and usageKeys are the keys each
 // mapping of a script file may have.
 var (
-	scriptTopKeys = []string{"nodes", "default"}
+	scriptTopKeys = []string{"nodes", "questions", "default"}
 	responseKeys  = []string{"text", "json", "tool_calls", "error", "retryable", "usage", "stop_reason"}
-	toolCallKeys  = []string{"id", "name", "args"}
+	toolCallKeys  = []string{"id", "name", "args", "raw_args"}
 	usageKeys     = []string{"input_tokens", "output_tokens", "cost_usd"}
 )
 
@@ -123,6 +123,8 @@ func (p *scriptParser) parse(data []byte) *Script {
 		switch key {
 		case "nodes":
 			p.nodes(s, v)
+		case "questions":
+			p.questions(s, v)
 		case "default":
 			if v.Kind == yaml.SequenceNode {
 				p.errorf(v, CodeScriptShape, "give default: one response (a string or a mapping with text:)",
@@ -181,6 +183,22 @@ func (p *scriptParser) mapping(n *yaml.Node, allowed []string, where string, vis
 		visit(k.Value, k, v)
 	}
 	return unknown
+}
+
+// questions reads questions: — per eval question id, responses per node
+// id, written like nodes:.
+func (p *scriptParser) questions(s *Script, n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, CodeScriptShape, "write questions: as a mapping from eval question id to node responses",
+			"questions must be a mapping from question id to node responses, found %s", kindName(n))
+		return
+	}
+	s.Questions = map[string]*Script{}
+	p.mapping(n, nil, "questions", func(id string, k, v *yaml.Node) {
+		sub := &Script{File: s.File, Nodes: map[string][]ScriptResponse{}, NodePos: map[string]diag.Pos{}}
+		p.nodes(sub, v)
+		s.Questions[id] = sub
+	})
 }
 
 func (p *scriptParser) nodes(s *Script, n *yaml.Node) {
@@ -321,7 +339,8 @@ func (p *scriptParser) toolCalls(r *ScriptResponse, n *yaml.Node) {
 			continue
 		}
 		tc := ToolCall{Args: json.RawMessage("{}")}
-		var nameKey bool
+		var nameKey, argsKey bool
+		var rawArgs *yaml.Node
 		p.mapping(item, toolCallKeys, "a tool call", func(key string, k, v *yaml.Node) {
 			switch key {
 			case "id":
@@ -337,11 +356,22 @@ func (p *scriptParser) toolCalls(r *ScriptResponse, n *yaml.Node) {
 					}
 				}
 			case "args":
+				argsKey = true
 				if a, ok := p.args(v); ok {
 					tc.Args = a
 				}
+			case "raw_args":
+				// Sent exactly as written, valid JSON or not: a model's
+				// malformed call, to test how a flow copes with one.
+				if s, ok := p.scalar(v, "raw_args"); ok {
+					tc.Args = json.RawMessage(s)
+					rawArgs = v
+				}
 			}
 		})
+		if rawArgs != nil && argsKey {
+			p.errorf(rawArgs, CodeScriptConflict, "keep args: or raw_args:", "a tool call has both args: and raw_args:")
+		}
 		if !nameKey {
 			p.errorf(item, CodeScriptShape, "add name: with the tool to call", "tool call has no name:")
 		}

@@ -35,12 +35,18 @@ func instructions(req Request) string {
 // checkStructured extracts the JSON value of an answer (models like to
 // wrap it in a code fence or a sentence) and validates it against schema.
 // It returns the JSON text itself. An answer that is not JSON, or not valid
-// against the schema, is a retryable failure: asking again usually helps.
+// against the schema, is a retryable failure whose feedback says why: the
+// next attempt shows the model its answer and the reason (see complete).
 // A schema the validator cannot compile is left to the node's own check.
 func checkStructured(text string, schema map[string]any) (string, error) {
+	notJSON := func() error {
+		ae := failf(true, "the answer is not JSON although an output schema was given: %s", excerpt(text))
+		ae.feedback = "Your answer is not JSON. Answer again with only the JSON value, valid against the output schema, and no other text."
+		return ae
+	}
 	js, ok := extractJSON(text)
 	if !ok {
-		return "", failf(true, "the answer is not JSON although an output schema was given: %s", excerpt(text))
+		return "", notJSON()
 	}
 	doc, canonical, err := normalizeSchema(schema)
 	if err != nil {
@@ -52,10 +58,13 @@ func checkStructured(text string, schema map[string]any) (string, error) {
 	}
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(js))
 	if err != nil {
-		return "", failf(true, "the answer is not JSON although an output schema was given: %s", excerpt(text))
+		return "", notJSON()
 	}
 	if err := sch.Validate(v); err != nil {
-		return "", failf(true, "the answer does not match the output schema: %s", excerpt(validationSummary(err)))
+		summary := validationSummary(err)
+		ae := failf(true, "the answer does not match the output schema: %s", excerpt(summary))
+		ae.feedback = "Your answer does not match the output schema: " + summary + ". Answer again with only the JSON value, valid against the schema."
+		return "", ae
 	}
 	return js, nil
 }

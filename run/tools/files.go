@@ -61,7 +61,7 @@ type fileRead struct {
 }
 
 func (t *fileRead) Info() Info {
-	return Info{Name: "file_read", Effect: Read,
+	return Info{Name: "file_read", Effect: Read, Output: textResult,
 		Description: fmt.Sprintf("Read a text file of the workspace. Lines come back as \"N: text\". At most %d lines and %d bytes per call: use offset to continue.", t.l.ReadLines, t.l.ReadBytes),
 		Schema: map[string]any{"type": "object", "additionalProperties": false, "required": []any{"path"},
 			"properties": map[string]any{
@@ -141,7 +141,7 @@ type fileList struct {
 }
 
 func (t *fileList) Info() Info {
-	return Info{Name: "file_list", Effect: Read,
+	return Info{Name: "file_list", Effect: Read, Output: textResult,
 		Description: fmt.Sprintf("List a directory of the workspace, one entry per line; directories end in /. recursive lists the whole tree. At most %d entries.", t.l.ListEntries),
 		Schema: map[string]any{"type": "object", "additionalProperties": false,
 			"properties": map[string]any{
@@ -216,7 +216,7 @@ type fileGrep struct {
 }
 
 func (t *fileGrep) Info() Info {
-	return Info{Name: "file_grep", Effect: Read,
+	return Info{Name: "file_grep", Effect: Read, Output: textResult,
 		Description: fmt.Sprintf("Search the workspace's text files for a regular expression (RE2 syntax). Results are lines \"path:line: text\". At most %d matches; binary files and files over %d bytes are skipped.", t.l.GrepResults, t.l.GrepFileMax),
 		Schema: map[string]any{"type": "object", "additionalProperties": false, "required": []any{"pattern"},
 			"properties": map[string]any{
@@ -345,3 +345,6 @@ func (t *fileGrep) grepFile(fsys fs.FS, p string, re *regexp.Regexp, out *[]Grep
 	}
 	return false, nil
 }
+
+// textResult is what the file tools return to a model: their text.
+var textResult = map[string]any{"type": "string"}

@@ -31,6 +31,9 @@ type Info struct {
 	Description string         `json:"description"`
 	Schema      map[string]any `json:"schema"` // JSON Schema of the arguments object
 	Effect      Effect         `json:"effect"`
+	// Output is the JSON Schema of what a call returns to a model, when
+	// the tool knows it (code mode shows it as the result type).
+	Output map[string]any `json:"output,omitempty"`
 }
 
 // Tool is one callable tool. Call receives arguments that have already
