@@ -9,6 +9,8 @@
 // from anything the engine holds). A flow that reaches its documented
 // outcome through this server therefore shows that the text sent to a
 // real model carries everything the model needs.
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package standin
 
 import (
