@@ -690,5 +690,5 @@ var ALPage = (function () {
       after: evidenceHTML(m, arts, ids), script: script };
     return AL_LAYOUT.replace(/\u0000([a-z]+)\u0000/g, function (all, k) { return slots[k]; });
   }
-  return { parseMarker: parseOne, trim: trim, documentHTML: documentHTML, body: body, dataJSON: dataJSON, goString: goString, title: title };
+  return { parseMarker: parseOne, names: function (snaps, extra) { return new Names(snaps, extra); }, trim: trim, documentHTML: documentHTML, body: body, dataJSON: dataJSON, goString: goString, title: title };
 })();
