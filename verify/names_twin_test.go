@@ -115,7 +115,7 @@ func TestNamesJSTwin(t *testing.T) {
 		}
 		return a
 	}
-	out, err := exec.Command(node, abs("testdata/names_twin_check.js"), abs("assets/page.js"), file).CombinedOutput()
+	out, err := exec.Command(node, abs("testdata/names_twin_check.js"), abs("../evidence/render/assets/report.js"), abs("assets/page.js"), file).CombinedOutput()
 	t.Logf("%s", out)
 	if err != nil {
 		t.Fatalf("page.js judges names unlike evidence.Names: %v", err)

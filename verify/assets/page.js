@@ -244,15 +244,10 @@ var ALPage = (function () {
   }
 
   // ---- names (evidence/names.go, render/names.go) ----
-  // goLower is strings.ToLower: each rune by its simple lower case (the
-  // one rune JavaScript maps to two, U+0130, keeps the first), never by
-  // context (final sigma).
-  function goLower(s) {
-    if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
-    var out = "";
-    for (var ch of s) out += String.fromCodePoint(ch.toLowerCase().codePointAt(0));
-    return out;
-  }
+  // goLower is strings.ToLower, sqlNames evidence.sqlNames: report.js
+  // holds them, for its panel too.
+  function goLower(s) { return AL.goLower(s); }
+  function sqlNames(sql) { return AL.sqlNames(sql); }
   // goText is a string field as encoding/json decodes it into a Go
   // string: "" when it is no string, lone surrogates as U+FFFD.
   function goText(x) {
@@ -286,62 +281,6 @@ var ALPage = (function () {
   }
   // isRefName is evidence.isName: an identifier, or two joined by one dot.
   function isRefName(s) { return /^[_a-zA-Z][_a-zA-Z0-9]*(\.[_a-zA-Z][_a-zA-Z0-9]*)?$/.test(s); }
-  function isIdentCode(c) { return c === 0x5f || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39); }
-  // SQL_KEYWORDS is evidence.sqlKeywords.
-  var SQL_KEYWORDS = new Set(("select from where group by order as and or not in is null on join left right " +
-    "inner outer cross full natural using limit offset having distinct case when then else end asc desc union all " +
-    "intersect except with like glob between cast exists true false collate nulls first last over partition " +
-    "window rows range preceding following current row filter escape values recursive integer real text " +
-    "numeric blob int float double varchar date").split(" "));
-  // sqlNames is evidence.sqlNames: the tables a query reads (after FROM
-  // and JOIN) and its other identifiers — no keywords, function names,
-  // :params or string literals; quoted identifiers as written.
-  function sqlNames(sql) {
-    var tables = [], idents = [], prev = "", i = 0, j, k, c, w, lw, n = sql.length;
-    var ENDS = { "\"": "\"", "`": "`", "[": "]" };
-    function ws(x) { return x === " " || x === "\t" || x === "\n" || x === "\r"; }
-    while (i < n) {
-      c = sql[i];
-      var cc = sql.charCodeAt(i);
-      if (c === "'") {
-        j = i + 1;
-        while (j < n && !(sql[j] === "'" && (j + 1 >= n || sql[j + 1] !== "'"))) {
-          if (sql[j] === "'") j++;
-          j++;
-        }
-        i = j + 1; prev = "";
-      } else if (c === "\"" || c === "`" || c === "[") {
-        j = sql.indexOf(ENDS[c], i + 1);
-        if (j < 0) break;
-        w = sql.slice(i + 1, j);
-        if (prev === "from" || prev === "join") { tables.push(w); prev = "table"; } else { idents.push(w); prev = ""; }
-        i = j + 1;
-      } else if (c === ":" || c === "@" || c === "$") {
-        j = i + 1;
-        while (j < n && isIdentCode(sql.charCodeAt(j))) j++;
-        i = j; prev = "";
-      } else if (isIdentCode(cc) && !(cc >= 0x30 && cc <= 0x39)) {
-        j = i;
-        while (j < n && isIdentCode(sql.charCodeAt(j))) j++;
-        w = sql.slice(i, j); k = j;
-        while (k < n && ws(sql[k])) k++;
-        lw = w.toLowerCase();
-        if (SQL_KEYWORDS.has(lw)) prev = lw;
-        else if (k < n && sql[k] === "(") prev = "";
-        else if (prev === "from" || prev === "join") { tables.push(w); prev = "table"; } else { idents.push(w); prev = ""; }
-        i = j;
-      } else if (cc >= 0x30 && cc <= 0x39) {
-        j = i;
-        while (j < n && (isIdentCode(sql.charCodeAt(j)) || sql[j] === ".")) j++;
-        i = j;
-      } else {
-        if (c === "," && prev === "table") prev = "from"; // FROM a, b: the comma keeps the table list going
-        else if (!ws(c)) prev = "";
-        i++;
-      }
-    }
-    return { tables: tables, idents: idents };
-  }
   // Names is evidence.NamesOf: the tables the snapshots read, the columns
   // of each, every name (for suggestions) and the other names a bare
   // `name` may be (text values of the snapshots, extra).

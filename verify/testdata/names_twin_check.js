@@ -1,9 +1,9 @@
 // Run by names_twin_test.go with node: checks that the bundle page's name
-// check (page.js, ALPage.names) says what evidence.Names says — Table,
+// check (page.js, ALPage.names, with report.js's SQL tokenizer) says what evidence.Names says — Table,
 // Column and Backticked — for every case Go wrote.
 const fs = require("fs");
-const ALPage = new Function(fs.readFileSync(process.argv[2], "utf8") + "\nreturn ALPage;")();
-const cases = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+const ALPage = new Function(fs.readFileSync(process.argv[2], "utf8") + "\n" + fs.readFileSync(process.argv[3], "utf8") + "\nreturn ALPage;")();
+const cases = JSON.parse(fs.readFileSync(process.argv[4], "utf8"));
 const enc = new TextEncoder();
 let n = 0, fails = 0;
 for (const c of cases) {
