@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/agentlab/agentlab/internal/evfixture"
 )
 
 // page opens path in the shared browser, waits for the bundle's verdict
@@ -83,6 +86,31 @@ func TestBundlePanelChecksWhatIsShown(t *testing.T) {
 	}
 	if text = open(`.al-text [data-k="v"][data-c="amount"]`); !strings.Contains(text, "The page shows “1200.5”: the value the evidence gives.") {
 		t.Errorf("cell panel:\n%s", text)
+	}
+}
+
+// TestBundlePanelFollowsTheNameRule: the panel of a table or column name
+// shows the snapshots that back it as evidence.Names counts them — any
+// case, a column the SQL names (week) — and none for a column no snapshot
+// has.
+func TestBundlePanelFollowsTheNameRule(t *testing.T) {
+	r := fixtureRun(t, evfixture.Options{Report: "[[t:SALES]] [[c:Sales.WEEK]] [[c:sales.nope]]"})
+	var buf bytes.Buffer
+	if err := WriteBundle(&buf, r.Dir, BundleOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	_, eval := page(t, writeTemp(t, "names.html", buf.Bytes()), 0)
+	if eval(`String(window.ALResult.ok)`) != "true" {
+		t.Fatal("the untouched bundle does not verify")
+	}
+	open := func(n string) string {
+		t.Helper()
+		return eval(`document.getElementById("al-close").click(); document.querySelector('.al-text [data-n="` + n + `"]').click(); ` + panelText)
+	}
+	for n, want := range map[string]bool{"SALES": true, "Sales.WEEK": true, "sales.nope": false} {
+		if text := open(n); strings.Contains(text, "Snapshot Q1 (sales)") != want {
+			t.Errorf("panel of %s (snapshot shown: want %v):\n%s", n, want, text)
+		}
 	}
 }
 

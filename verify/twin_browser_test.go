@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/internal/evfixture"
 )
 
@@ -71,6 +72,69 @@ func TestRendererTwinOnHostileReports(t *testing.T) {
 		br := openBundle(t, writeTemp(t, fmt.Sprintf("twin%02d.html", i), buf.Bytes()))
 		if !br.OK {
 			t.Errorf("report %d %q: the browser renders it differently: %v", i, src, failing(br.Checks))
+		}
+	}
+}
+
+// twinNameReports write table and column names every way evidence.Names
+// judges them: unknown tables with and without names to suggest, a column
+// of an unknown table, table.column and bare names in backticks (a text
+// value of the snapshot, a metric, an input), mixed case, other scripts,
+// and backticks that are no name or cross a marker.
+var twinNameReports = []string{
+	"[[t:refunds]] [[t:SALES]] [[t:sales-x]] [[c:refunds.amount]] [[c:SALES.Amount]] [[c:sales.amout]] [[c:sales.week]] [[c:sales.region.x]]\n" +
+		"`sales.amout` `Sales.AMOUNT` `refunds.amount` `north` `NORTH` `nort` `regoin` `gmv` `Week` `north_share` `a.b.c` `sum(amount)` `` `x` ` unclosed `",
+	"中文`regoin`中文 `regoin`🧪`amout` `été` `Ventes` `ventes_ete` `VENTES_ÉTÉ` [[t:ventes]] [[c:Ventes.Region]] [[t:été]] \u202e`rtl`\u202c `Σ` `_` `stores`",
+	"`[[m:gmv]]` `north`[[t:sales]]`south` [[i:week]]`week` `amount``region` ``` `unknown_one`. `unknown_two`[[see:Q1]]. `r`",
+}
+
+// twinNameSnapshots change the fixture's query snapshot so that the same
+// reports meet other names: none at all (a merge result reads no table),
+// and names in mixed case and other scripts, read through a JOIN, a table
+// list, quoted identifiers and string literals.
+var twinNameSnapshots = []struct {
+	name string
+	edit func(*evidence.Snapshot)
+}{
+	{"fixture", nil},
+	{"merge", func(s *evidence.Snapshot) { s.Tool = "merge" }},
+	{"scripts", func(s *evidence.Snapshot) {
+		s.Source = "Ventes_Été"
+		s.SQL = `SELECT r.Region, SUM(amount) AS Total, "Écart" FROM "Ventes_Été" r JOIN [Régions] g ON r.region = g.name, ` +
+			"`Stores` WHERE week = :week AND note = 'it''s north' AND customer LIKE 'x%' GROUP BY 1"
+		s.Rows[1][0], s.Rows[2][0] = "Süd", "East_Region"
+	}},
+}
+
+// TestRendererTwinOnNames is TestRendererTwinOnHostileReports for names:
+// every report against every snapshot, both verifiers must accept the
+// untouched bundle.
+func TestRendererTwinOnNames(t *testing.T) {
+	browser(t)
+	for _, sn := range twinNameSnapshots {
+		for i, src := range twinNameReports {
+			r := fixtureRun(t, evfixture.Options{Report: src, Snapshot: sn.edit})
+			var buf bytes.Buffer
+			if err := WriteBundle(&buf, r.Dir, BundleOptions{}); err != nil {
+				t.Fatalf("%s report %d: %v", sn.name, i, err)
+			}
+			if res := verifyVariant(t, buf.Bytes(), Options{}); !res.OK {
+				t.Fatalf("%s report %d: the CLI rejects the untouched bundle: %v", sn.name, i, failing(res.Checks))
+			}
+			// the names were judged at all
+			for _, want := range map[string][]string{
+				"fixture": {`title="no snapshot of the run queries table &#34;refunds&#34;; nearest: &#34;sales&#34;"`,
+					`title="unknown_name: no snapshot of the run has a table or column &#34;regoin&#34;, and it is no metric or input; nearest: &#34;region&#34;`},
+				"merge": {`title="no snapshot of the run queries table &#34;refunds&#34;"`},
+			}[sn.name] {
+				if i == 0 && !bytes.Contains(buf.Bytes(), []byte(want)) {
+					t.Errorf("%s report %d: the bundle lacks %s", sn.name, i, want)
+				}
+			}
+			br := openBundle(t, writeTemp(t, fmt.Sprintf("names-%s%02d.html", sn.name, i), buf.Bytes()))
+			if !br.OK {
+				t.Errorf("%s report %d %q: the browser renders it differently: %v", sn.name, i, src, failing(br.Checks))
+			}
 		}
 	}
 }

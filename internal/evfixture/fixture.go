@@ -38,6 +38,10 @@ type Options struct {
 	// Report, when set, replaces Source as the report text (with no
 	// recorded violations).
 	Report string
+	// Snapshot, when set, changes the query snapshot before it is stored
+	// (its tool, source or SQL; the columns and rows the metrics cite
+	// must stay).
+	Snapshot func(*evidence.Snapshot)
 }
 
 // ContractReasons are the reasons of the Contract option's verdict.
@@ -99,6 +103,9 @@ func Build(dataDir string, o Options) (*Run, error) {
 			{"<script>alert(1)</script>", 49.25, evidence.MaskedValue},
 		},
 		Masked: []string{"customer"}, RowCap: 1000,
+	}
+	if o.Snapshot != nil {
+		o.Snapshot(snap)
 	}
 	sb, err := snap.Canonical()
 	if err != nil {

@@ -243,6 +243,111 @@ var ALPage = (function () {
     return out.filter(function (s) { return s.marker || s.text !== ""; });
   }
 
+  // ---- names (evidence/names.go, render/names.go) ----
+  // goLower is strings.ToLower, sqlNames evidence.sqlNames: report.js
+  // holds them, for its panel too.
+  function goLower(s) { return AL.goLower(s); }
+  function sqlNames(sql) { return AL.sqlNames(sql); }
+  // goText is a string field as encoding/json decodes it into a Go
+  // string: "" when it is no string, lone surrogates as U+FFFD.
+  function goText(x) {
+    if (typeof x !== "string") return "";
+    if (!/[\ud800-\udfff]/.test(x)) return x;
+    var out = "";
+    for (var ch of x) { var c = ch.codePointAt(0); out += c >= 0xd800 && c <= 0xdfff ? "\ufffd" : ch; }
+    return out;
+  }
+  // editDistance is diag.EditDistance: optimal string alignment over runes.
+  function editDistance(a, b) {
+    var ra = Array.from(a), rb = Array.from(b), pp = [], prev = [], cur = [], i, j, t;
+    for (j = 0; j <= rb.length; j++) { prev.push(j); pp.push(0); cur.push(0); }
+    for (i = 1; i <= ra.length; i++) {
+      cur[0] = i;
+      for (j = 1; j <= rb.length; j++) {
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ra[i - 1] === rb[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && ra[i - 1] === rb[j - 2] && ra[i - 2] === rb[j - 1]) cur[j] = Math.min(cur[j], pp[j - 2] + 1);
+      }
+      t = pp; pp = prev; prev = cur; cur = t;
+    }
+    return prev[rb.length];
+  }
+  // nearest is evidence.nearest: up to three known names closest to name
+  // (fewest edits, then byte order) as `; nearest: "a", "b"`.
+  function nearest(name, known) {
+    if (!known.length) return "";
+    var l = goLower(name), cs = known.map(function (k) { return { s: k, d: editDistance(l, goLower(k)) }; });
+    cs.sort(function (x, y) { return x.d !== y.d ? x.d - y.d : cmpBytes(x.s, y.s); });
+    return "; nearest: " + cs.slice(0, 3).map(function (c) { return goQ(c.s); }).join(", ");
+  }
+  // isRefName is evidence.isName: an identifier, or two joined by one dot.
+  function isRefName(s) { return /^[_a-zA-Z][_a-zA-Z0-9]*(\.[_a-zA-Z][_a-zA-Z0-9]*)?$/.test(s); }
+  // Names is evidence.NamesOf: the tables the snapshots read, the columns
+  // of each, every name (for suggestions) and the other names a bare
+  // `name` may be (text values of the snapshots, extra).
+  function Names(snaps, extra) {
+    var self = this, seenAll = new Set();
+    this.cols = new Map(); this.tables = []; this.all = []; this.extra = new Set();
+    function addAll(s) { var l = goLower(s); if (!seenAll.has(l)) { seenAll.add(l); self.all.push(s); } }
+    snaps.forEach(function (s) {
+      if (!s || goText(s.tool) === "merge") return;
+      (Array.isArray(s.rows) ? s.rows : []).forEach(function (row) {
+        (Array.isArray(row) ? row : []).forEach(function (v) {
+          if (typeof v === "string" && isRefName(v)) self.extra.add(goLower(v));
+        });
+      });
+      var sn = sqlNames(goText(s.sql)), tables = sn.tables, source = goText(s.source);
+      if (source !== "") tables = [source].concat(tables);
+      var cols = (Array.isArray(s.columns) ? s.columns.map(goText) : []).concat(sn.idents);
+      tables.forEach(function (t) {
+        var lt = goLower(t);
+        if (!self.cols.has(lt)) { self.cols.set(lt, new Set()); self.tables.push(t); addAll(t); }
+        cols.forEach(function (c) { self.cols.get(lt).add(goLower(c)); addAll(c); });
+      });
+    });
+    this.tables.sort(cmpBytes);
+    this.all.sort(cmpBytes);
+    extra.forEach(function (e) { self.extra.add(goLower(e)); });
+  }
+  // table is Names.Table: why name is not a table of the run ("" when it is).
+  Names.prototype.table = function (name) {
+    if (this.cols.has(goLower(name))) return "";
+    return "no snapshot of the run queries table " + goQ(name) + nearest(name, this.tables);
+  };
+  // column is Names.Column: why "table.column" is not a column of the run.
+  Names.prototype.column = function (ref) {
+    var tc = cut(ref, "."), cols = this.cols.get(goLower(tc[0]));
+    if (!cols) return this.table(tc[0]);
+    if (cols.has(goLower(tc[1]))) return "";
+    var known = this.all.filter(function (x) { return cols.has(goLower(x)); });
+    return "no snapshot of table " + goQ(tc[0]) + " has a column " + goQ(tc[1]) + nearest(tc[1], known);
+  };
+  // bare is Names.bare: a table, a column of any table or an extra name.
+  Names.prototype.bare = function (name) {
+    var l = goLower(name);
+    if (this.extra.has(l) || this.cols.has(l)) return true;
+    for (var cols of this.cols.values()) if (cols.has(l)) return true;
+    return false;
+  };
+  // backticked is Names.Backticked over the bytes b[start:end]: the names
+  // in backticks the evidence does not know, with byte offsets into b.
+  Names.prototype.backticked = function (b, start, end) {
+    var out = [], i = start, a, z, name, why;
+    while (i < end) {
+      a = b.indexOf(0x60, i);
+      if (a < 0 || a >= end) break;
+      z = b.indexOf(0x60, a + 1);
+      if (z < 0 || z >= end) break;
+      name = dec.decode(b.subarray(a + 1, z));
+      i = z + 1;
+      if (!isRefName(name)) continue;
+      why = "";
+      if (name.indexOf(".") >= 0) why = this.column(name);
+      else if (!this.bare(name)) why = "no snapshot of the run has a table or column " + goQ(name) + ", and it is no metric or input" + nearest(name, this.all);
+      if (why) out.push({ start: a, end: z + 1, text: dec.decode(b.subarray(a, z + 1)), reason: why });
+    }
+    return out;
+  };
+
   // ---- resolve (render/resolve.go) ----
   function Doc(ev) {
     this.ev = ev;
@@ -260,9 +365,31 @@ var ALPage = (function () {
   };
   function colIndex(s, c) { return (s.columns || []).indexOf(c); }
   function isMasked(s, c, v) { return (s.masked || []).indexOf(c) >= 0 && v === "***"; }
-  Doc.prototype.hasTable = function (t) { return this.ev.snapshots.some(function (s) { return s.data.source === t; }); };
-  Doc.prototype.hasColumn = function (t, c) { return this.ev.snapshots.some(function (s) { return s.data.source === t && colIndex(s.data, c) >= 0; }); };
   function violationText(v) { return v.message ? v.kind + ": " + v.message : v.kind; }
+  // covering is render.covering: the first violation spanning start..end.
+  function covering(vs, start, end) {
+    for (var i = 0; i < vs.length; i++) if (vs[i].start <= start && vs[i].end >= end && vs[i].end > vs[i].start) return vs[i];
+    return null;
+  }
+  // nameSet is Doc.nameSet: the snapshots' names, with the metrics and
+  // inputs as other names a bare `name` may be.
+  Doc.prototype.nameSet = function () {
+    if (this.names) return this.names;
+    var extra = [];
+    this.ev.metricsets.forEach(function (ms) {
+      ((ms.data && ms.data.metrics) || []).forEach(function (m) { extra.push(goText(m && m.name)); });
+    });
+    Object.keys(this.ev.inputs || {}).forEach(function (k) { extra.push(k); });
+    this.names = new Names(this.ev.snapshots.map(function (s) { return s.data; }), extra);
+    return this.names;
+  };
+  // unknownNames is Doc.unknownNames: the backticked names of one text
+  // segment the evidence does not know, as violations, unless a recorded
+  // violation already covers them.
+  Doc.prototype.unknownNames = function (vs, b, start, end) {
+    return this.nameSet().backticked(b, start, end).filter(function (u) { return !covering(vs, u.start, u.end); })
+      .map(function (u) { return { start: u.start, end: u.end, kind: "unknown_name", text: u.text, message: u.reason }; });
+  };
   Doc.prototype.fill = function (m) {
     var p = { start: m.start, end: m.end, text: m.raw, mark: "" }, s, j;
     function unresolved(msg) { p.kind = "s"; p.text = m.raw; p.mark = "unresolved: " + msg; return p; }
@@ -306,12 +433,11 @@ var ALPage = (function () {
         return p;
       case "t":
         p.kind = "t"; p.name = m.name; p.text = m.name;
-        if (!this.hasTable(m.name)) p.mark = "no snapshot of the run queries table " + goQ(m.name);
+        p.mark = this.nameSet().table(m.name);
         return p;
       case "c":
         p.kind = "c"; p.name = m.name; p.text = m.name;
-        var tc = cut(m.name, ".");
-        if (!this.hasColumn(tc[0], tc[1])) p.mark = "no snapshot of table " + goQ(tc[0]) + " has a column " + goQ(tc[1]);
+        p.mark = this.nameSet().column(m.name);
         return p;
       case "q":
         var h = this.hit[m.snap];
@@ -346,14 +472,12 @@ var ALPage = (function () {
     trimSee(pr.segs).forEach(function (sg) {
       if (!sg.marker) {
         if (Object.prototype.hasOwnProperty.call(pr.errs, sg.start)) { parts.push({ kind: "s", text: sg.text, start: sg.start, end: sg.end, mark: pr.errs[sg.start] }); return; }
-        parts.push.apply(parts, splitText(b, sg.start, sg.end, vs));
+        parts.push.apply(parts, splitText(b, sg.start, sg.end, vs.concat(self.unknownNames(vs, b, sg.start, sg.end))));
         return;
       }
-      var p = self.fill(sg.marker);
+      var p = self.fill(sg.marker), v;
       if (!p) return;
-      if (!p.mark) {
-        for (var i = 0; i < vs.length; i++) if (vs[i].start <= sg.marker.start && vs[i].end >= sg.marker.end && vs[i].end > vs[i].start) { p.mark = violationText(vs[i]); break; }
-      }
+      if (!p.mark && (v = covering(vs, sg.marker.start, sg.marker.end))) p.mark = violationText(v);
       parts.push(p);
     });
     return parts;
@@ -505,5 +629,5 @@ var ALPage = (function () {
       after: evidenceHTML(m, arts, ids), script: script };
     return AL_LAYOUT.replace(/\u0000([a-z]+)\u0000/g, function (all, k) { return slots[k]; });
   }
-  return { parseMarker: parseOne, trim: trim, documentHTML: documentHTML, body: body, dataJSON: dataJSON, goString: goString, title: title };
+  return { parseMarker: parseOne, names: function (snaps, extra) { return new Names(snaps, extra); }, trim: trim, documentHTML: documentHTML, body: body, dataJSON: dataJSON, goString: goString, title: title };
 })();

@@ -1,6 +1,8 @@
 // agentlab report: side panel, safe arithmetic, number formatting.
 // Twin of evidence/render/calc.go and format.go: both sides must produce
-// the same text for the same evidence. No eval, no network, no innerHTML
+// the same text for the same evidence. The names section reads SQL as
+// evidence/names.go does (the panel of a name, and the bundle page's
+// name check). No eval, no network, no innerHTML
 // of data: everything from the evidence is inserted as text.
 "use strict";
 var AL = (function () {
@@ -218,6 +220,85 @@ var AL = (function () {
   }
   function rowCount(shown, total, truncated) {
     return shown + " of " + total + " rows shown" + (truncated ? "; the query result was truncated at the row cap" : "");
+  }
+
+  // ---- names (evidence/names.go): which snapshots back a table or column name ----
+  // goLower is strings.ToLower: each rune by its simple lower case (the
+  // one rune JavaScript maps to two, U+0130, keeps the first), never by
+  // context (final sigma).
+  function goLower(s) {
+    if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
+    var out = "";
+    for (var ch of s) out += String.fromCodePoint(ch.toLowerCase().codePointAt(0));
+    return out;
+  }
+  function isIdentCode(c) { return c === 0x5f || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39); }
+  // SQL_KEYWORDS is evidence.sqlKeywords.
+  var SQL_KEYWORDS = new Set(("select from where group by order as and or not in is null on join left right " +
+    "inner outer cross full natural using limit offset having distinct case when then else end asc desc union all " +
+    "intersect except with like glob between cast exists true false collate nulls first last over partition " +
+    "window rows range preceding following current row filter escape values recursive integer real text " +
+    "numeric blob int float double varchar date").split(" "));
+  // sqlNames is evidence.sqlNames: the tables a query reads (after FROM
+  // and JOIN) and its other identifiers — no keywords, function names,
+  // :params or string literals; quoted identifiers as written.
+  function sqlNames(sql) {
+    var tables = [], idents = [], prev = "", i = 0, j, k, c, w, lw, n = sql.length;
+    var ENDS = { "\"": "\"", "`": "`", "[": "]" };
+    function ws(x) { return x === " " || x === "\t" || x === "\n" || x === "\r"; }
+    while (i < n) {
+      c = sql[i];
+      var cc = sql.charCodeAt(i);
+      if (c === "'") {
+        j = i + 1;
+        while (j < n && !(sql[j] === "'" && (j + 1 >= n || sql[j + 1] !== "'"))) {
+          if (sql[j] === "'") j++;
+          j++;
+        }
+        i = j + 1; prev = "";
+      } else if (c === "\"" || c === "`" || c === "[") {
+        j = sql.indexOf(ENDS[c], i + 1);
+        if (j < 0) break;
+        w = sql.slice(i + 1, j);
+        if (prev === "from" || prev === "join") { tables.push(w); prev = "table"; } else { idents.push(w); prev = ""; }
+        i = j + 1;
+      } else if (c === ":" || c === "@" || c === "$") {
+        j = i + 1;
+        while (j < n && isIdentCode(sql.charCodeAt(j))) j++;
+        i = j; prev = "";
+      } else if (isIdentCode(cc) && !(cc >= 0x30 && cc <= 0x39)) {
+        j = i;
+        while (j < n && isIdentCode(sql.charCodeAt(j))) j++;
+        w = sql.slice(i, j); k = j;
+        while (k < n && ws(sql[k])) k++;
+        lw = w.toLowerCase();
+        if (SQL_KEYWORDS.has(lw)) prev = lw;
+        else if (k < n && sql[k] === "(") prev = "";
+        else if (prev === "from" || prev === "join") { tables.push(w); prev = "table"; } else { idents.push(w); prev = ""; }
+        i = j;
+      } else if (cc >= 0x30 && cc <= 0x39) {
+        j = i;
+        while (j < n && (isIdentCode(sql.charCodeAt(j)) || sql[j] === ".")) j++;
+        i = j;
+      } else {
+        if (c === "," && prev === "table") prev = "from"; // FROM a, b: the comma keeps the table list going
+        else if (!ws(c)) prev = "";
+        i++;
+      }
+    }
+    return { tables: tables, idents: idents };
+  }
+  // reads reports whether snapshot s backs the name table (and column,
+  // unless null) as evidence.NamesOf counts it: a query result (not a
+  // merge) whose source or FROM/JOIN tables include table and whose
+  // columns or other SQL identifiers include column, regardless of case.
+  function reads(s, table, column) {
+    if (!s || s.tool === "merge") return false;
+    var sn = sqlNames(typeof s.sql === "string" ? s.sql : ""), lt = goLower(table), lc;
+    if (!(s.source ? [s.source] : []).concat(sn.tables).some(function (t) { return typeof t === "string" && goLower(t) === lt; })) return false;
+    if (column === null) return true;
+    lc = goLower(column);
+    return (s.columns || []).concat(sn.idents).some(function (c) { return typeof c === "string" && goLower(c) === lc; });
   }
 
   // ---- the report's evidence ----
@@ -472,7 +553,7 @@ var AL = (function () {
       box.appendChild(h("h3", (k === "t" ? "Table " : "Column ") + n));
       shownVsEvidence(box, el);
       data.snapshots.forEach(function (x) {
-        if (x.data.source === tb && (k === "t" || col(x.data, parts.slice(1).join(".")) >= 0)) rowsAround(box, x.id, around([0], 3), {});
+        if (reads(x.data, tb, k === "t" ? null : parts.slice(1).join("."))) rowsAround(box, x.id, around([0], 3), {});
       });
       sealStatus(box, null);
     } else if (k === "q") {
@@ -553,6 +634,6 @@ var AL = (function () {
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init); else init();
   }
   return { start: start, calc: calc, sameValue: sameValue, canon: canon, fixed: fixed, formatMetric: formatMetric, formatCell: formatCell,
-    formatInput: formatInput, loadData: loadData, expected: expected, metric: metric, cell: cell, enc: enc };
+    formatInput: formatInput, loadData: loadData, expected: expected, metric: metric, cell: cell, enc: enc, goLower: goLower, sqlNames: sqlNames };
 })();
 if (typeof module !== "undefined") module.exports = AL;
