@@ -325,7 +325,7 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 		Recorder: recorder{rl}, Model: model{prov}, DefaultModel: cp.Model,
 		MemoryDir: memDir, Actor: cp.Actor, Prior: prior, Observe: observe,
 		Host:    host,
-		Sources: ev.sources, Ledger: ev.ledger, GetArtifact: ev.get, BaseDir: cp.BaseDir, Kind: cp.Kind,
+		Sources: ev.sources, Ledger: ev.ledger, Unfinished: ev.unfinished, GetArtifact: ev.get, BaseDir: cp.BaseDir, Kind: cp.Kind,
 	})
 	if err != nil {
 		return nil, refused(rl, &UsageError{err})

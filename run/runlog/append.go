@@ -112,6 +112,9 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 			return nil, fmt.Errorf("run %s: fsync event log: %w", r.id, err)
 		}
 	}
+	if len(out) > 0 {
+		crashAfterEvents(out[0].Seq, out[len(out)-1].Seq)
+	}
 	return out, nil
 }
 

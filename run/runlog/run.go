@@ -373,6 +373,7 @@ func (r *Run) Seal(planHash string) (chain.Seal, hashid.ID, error) {
 	if err := r.WriteRecord(rec); err != nil {
 		return chain.Seal{}, hashid.ID{}, err
 	}
+	crashAfterSeal()
 	return s, h, nil
 }
 
