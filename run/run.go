@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
@@ -28,6 +29,7 @@ import (
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/sources"
+	"github.com/agentlab/agentlab/run/store"
 )
 
 // Kinds of run (DESIGN §4).
@@ -208,17 +210,19 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	rl, err := create(o.DataDir, id)
+	// The plan and inputs are stored, and the checkpoint and record that
+	// name them written, before the run directory appears (CreateWith):
+	// a run killed at any instant either does not exist or can be resumed
+	// from its start.
+	st, err := store.OpenFileStore(runlog.ArtifactsDir(o.DataDir))
 	if err != nil {
 		return nil, err
 	}
-	defer rl.Close()
-	rl.PinClock(o.Epoch)
 	planBytes, err := o.Plan.Canonical()
 	if err != nil {
 		return nil, err
 	}
-	planBlob, err := rl.PutArtifact(planBytes)
+	planBlob, err := st.Put(planBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +230,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	inBlob, err := rl.PutArtifact(inBytes)
+	inBlob, err := st.Put(inBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -242,18 +246,21 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		Kind: o.Kind, Source: o.Source, BaseDir: baseDir, Provider: o.Provider, Model: o.Model,
 		Seed: o.Seed, Parallel: o.Parallel, Actor: o.Actor, OutDir: outDir,
 	}
-	if err := rl.WriteCheckpoint(cp); err != nil {
-		return nil, err
+	now := chain.FormatTime(time.Now())
+	if o.Epoch != nil {
+		now = chain.FormatTime(*o.Epoch)
 	}
-	now := rl.Now()
 	rec := runlog.Record{
 		ID: id, Plan: o.PlanHash.String(), Flow: o.Source, Kind: o.Kind, Origin: o.Origin, Actor: o.Actor,
 		Provider: o.Provider, Model: o.Model, Seed: o.Seed, InputsHash: hashid.Sum(inBytes).String(),
 		Inputs: inBytes, Status: runlog.StatusRunning, Created: now, Started: now,
 	}
-	if err := rl.WriteRecord(rec); err != nil {
+	rl, err := create(o.DataDir, id, cp, rec)
+	if err != nil {
 		return nil, err
 	}
+	defer rl.Close()
+	rl.PinClock(o.Epoch)
 	if o.Started != nil {
 		o.Started(id)
 	}
@@ -386,16 +393,13 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 	if err := writeIssuance(cp.OutDir, out); err != nil {
 		return nil, err
 	}
-	_, h, err := rl.Seal(cp.Plan)
+	_, h, err := rl.Seal(cp.Plan, func(rec *runlog.Record) {
+		rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier
+	})
 	if err != nil {
 		return nil, err
 	}
 	out.Seal = h.String()
-	rec := rl.Record()
-	rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier
-	if err := rl.WriteRecord(rec); err != nil {
-		return nil, err
-	}
 	return out, nil
 }
 
@@ -477,12 +481,14 @@ func isPlanFile(path string) bool {
 // dataDirOf returns the data dir of an open run (runs/<id> is two levels down).
 func dataDirOf(rl *runlog.Run) string { return filepath.Dir(filepath.Dir(rl.Dir())) }
 
-// create makes the run directory. A directory left by a process killed
-// before it wrote the checkpoint holds nothing resumable; with a derived
-// run id (SOURCE_DATE_EPOCH) it would block the same run forever, so it is
-// removed (under its lock) and created afresh.
-func create(dataDir, id string) (*runlog.Run, error) {
-	rl, err := runlog.Create(dataDir, id)
+// create makes the run directory with its checkpoint and record
+// (runlog.CreateWith). A directory without a checkpoint can only be left
+// by an older version killed right after creating it; it holds nothing
+// resumable and, with a derived run id (SOURCE_DATE_EPOCH), would block
+// the same run forever, so it is removed (under its lock) and created
+// afresh.
+func create(dataDir, id string, cp checkpoint, rec runlog.Record) (*runlog.Run, error) {
+	rl, err := runlog.CreateWith(dataDir, id, cp, rec)
 	if err == nil || !errors.Is(err, runlog.ErrExists) {
 		return rl, err
 	}
@@ -490,8 +496,8 @@ func create(dataDir, id string) (*runlog.Run, error) {
 	if oerr != nil {
 		return nil, err
 	}
-	var cp checkpoint
-	cerr := old.ReadCheckpoint(&cp)
+	var prev checkpoint
+	cerr := old.ReadCheckpoint(&prev)
 	if cerr == nil || !errors.Is(cerr, fs.ErrNotExist) {
 		old.Close()
 		return nil, err
@@ -502,7 +508,7 @@ func create(dataDir, id string) (*runlog.Run, error) {
 		return nil, err
 	}
 	old.Close()
-	return runlog.Create(dataDir, id)
+	return runlog.CreateWith(dataDir, id, cp, rec)
 }
 
 // writeIssuance writes issuance.json next to outputs.json when an output

@@ -356,7 +356,10 @@ func (r *Run) ReadCheckpoint(v any) error {
 
 // Seal computes the seal over the events up to the first run.finished,
 // stores it (hash and content) in run.json and returns it with its hash.
-func (r *Run) Seal(planHash string) (chain.Seal, hashid.ID, error) {
+// finish amends the record in the same write (the status and outputs of
+// the finished run), so that no crash can leave a seal beside a status
+// that still says running.
+func (r *Run) Seal(planHash string, finish ...func(*Record)) (chain.Seal, hashid.ID, error) {
 	rec := r.Record()
 	if rec.Plan != "" && rec.Plan != planHash {
 		return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: sealing under plan %s, but the run was recorded with plan %s", r.id, planHash, rec.Plan)
@@ -370,6 +373,9 @@ func (r *Run) Seal(planHash string) (chain.Seal, hashid.ID, error) {
 		return chain.Seal{}, hashid.ID{}, err
 	}
 	rec.Plan, rec.Seal, rec.SealData = planHash, h.String(), &s
+	for _, f := range finish {
+		f(&rec)
+	}
 	if err := r.WriteRecord(rec); err != nil {
 		return chain.Seal{}, hashid.ID{}, err
 	}
