@@ -27,6 +27,7 @@ import (
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/redact"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/sources"
 	"github.com/agentlab/agentlab/run/store"
@@ -342,7 +343,12 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 	rec.Status = res.Status
 	switch res.Status {
 	case engine.StatusSucceeded:
+		// outputs.json and the console get them from here, not from the
+		// (redacted) event log: redact them the same way.
 		out.Outputs = res.Outputs
+		if m, ok := redact.Any(res.Outputs).(map[string]any); ok {
+			out.Outputs = m
+		}
 		out.Tier = tierOf(rl.Events())
 		if _, err := rl.Append("run.finished", "", map[string]any{"status": res.Status, "outputs": res.Outputs, "tier": tierValue(out.Tier), "kind": cp.Kind}); err != nil {
 			return nil, err
@@ -351,13 +357,13 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 	case engine.StatusWaiting:
 		return pause(rl, out, res)
 	case engine.StatusCancelled:
-		out.Error = res.Err.Error()
+		out.Error = redact.String(res.Err.Error())
 		out.Rejected = isRejection(res)
 		if _, err := rl.Append("run.cancelled", "", map[string]any{"reason": out.Error}); err != nil {
 			return nil, err
 		}
 	default:
-		out.Error = res.Err.Error()
+		out.Error = redact.String(res.Err.Error())
 		if _, err := rl.Append(EvRunFailed, "", map[string]any{"status": res.Status, "error": out.Error}); err != nil {
 			return nil, err
 		}

@@ -33,6 +33,7 @@ func CreateWith(dataDir, runID string, checkpoint any, rec Record) (*Run, error)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: record: %w", runID, err)
 	}
+	recBytes = redactRecord(recBytes)
 	runs := RunsDir(dataDir)
 	if err := os.MkdirAll(runs, 0o755); err != nil {
 		return nil, fmt.Errorf("create run %s: %w", runID, err)

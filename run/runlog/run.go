@@ -316,6 +316,7 @@ func (r *Run) WriteRecord(rec Record) error {
 	if r.lock == nil {
 		return ErrClosed
 	}
+	b = redactRecord(b)
 	if err := atomicWrite(r.dir, RecordFile, append(b, '\n')); err != nil {
 		return fmt.Errorf("run %s: write %s: %w", r.id, RecordFile, err)
 	}
@@ -407,7 +408,7 @@ func (r *Run) PutArtifact(b []byte) (hashid.ID, error) {
 	if err != nil {
 		return hashid.ID{}, err
 	}
-	return st.Put(b)
+	return st.Put(redactArtifact(b))
 }
 
 // InlineLimit is the size above which event data should be stored as an
