@@ -119,8 +119,10 @@ The store check re-hashes every artifact (a failure is retried once to tell a
 flaky read from corruption), finds temp files left by interrupted writes, and
 compares the artifacts with those the runs reference: missing and corrupt
 artifacts are errors, orphaned ones (referenced by no run) are warnings. Every
-run's event chain and seal are verified. Each finding comes with the command
-that investigates it.
+run's event chain and seal are verified; a sealed run whose report.html or
+bundle.html is missing, temp files left in a run's directory or out
+directory, and run directories left half-created (runs/.tmp-*) are warnings.
+Each finding comes with the command that investigates or repairs it.
 
 The config check reads every table of the agentlab.toml nearest the working
 directory ([permissions], [http_fetch], [mcp], [providers], [ptc]) and of the

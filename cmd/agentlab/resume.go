@@ -32,7 +32,8 @@ left by a crash is set aside); every node it records as finished is restored
 from its recorded output and never executed again; the rest runs as before.
 On a run that already finished, resume prints its result and changes
 nothing, except that a sealed run whose report.html or bundle.html is
-missing (killed between the seal and writing them) gets them written. RUN may be a unique prefix of a run id.
+missing (killed between the seal and writing them) gets them written.
+RUN may be a unique prefix of a run id.
 
 An exploratory run may continue under a changed node configuration with
 --plan FILE (a flow or a plan) when its nodes, types and edges are the same;

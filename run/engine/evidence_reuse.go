@@ -3,8 +3,10 @@ package engine
 import (
 	"encoding/json"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/run/redact"
 )
 
 // Unfinished is the evidence an earlier attempt of a run registered for
@@ -54,11 +56,21 @@ func (ev *evState) claim(node, kind string, canonical func(id string) ([]byte, e
 	}
 	e := q[0]
 	if e.Kind == kind {
-		if b, err := canonical(e.ID); err == nil && hashid.Sum(b).String() == e.Artifact {
+		if b, err := canonical(e.ID); err == nil && storedID(b) == e.Artifact {
 			ev.unfinished[node] = q[1:]
 			return e, true
 		}
 	}
 	delete(ev.unfinished, node)
 	return evidence.Entry{}, false
+}
+
+// storedID is the id the store gives canonical evidence: its hash once
+// secret values are redacted from it (run/runlog redacts every artifact
+// before storing it).
+func storedID(canonical []byte) string {
+	if b, err := redact.JSON(canonical, canon.Marshal); err == nil {
+		canonical = b
+	}
+	return hashid.Sum(canonical).String()
 }
