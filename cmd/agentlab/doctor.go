@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/store"
@@ -279,7 +280,9 @@ func doctorRuns(env *doctorEnv) doctorResult {
 			if msg := checkRecordedSeal(r.id, s); msg != "" {
 				fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("run %s: %s", r.id, msg), Command: verify})
 			}
-			if msg := missingPages(s.Record); msg != "" {
+			// Only runs of flows have pages (an evaluation's record has
+			// none): their checkpoint names an out directory.
+			if msg := missingPages(s.Record); msg != "" && runOutDir(s) != "" {
 				fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("run %s is sealed but %s (interrupted between the seal and writing them)", r.id, msg), Command: "agentlab resume " + r.id})
 			}
 		}
@@ -307,11 +310,8 @@ func missingPages(rec runlog.Record) string {
 // renamed into place, so a temp file is never part of the run and can go.
 func leftoverTemps(runID string, s *runlog.Snapshot) []doctorFinding {
 	dirs := []string{s.Dir}
-	var cp struct {
-		OutDir string `json:"out_dir"`
-	}
-	if b, err := os.ReadFile(filepath.Join(s.Dir, runlog.CheckpointFile)); err == nil && json.Unmarshal(b, &cp) == nil && cp.OutDir != "" {
-		dirs = append(dirs, cp.OutDir)
+	if out := runOutDir(s); out != "" {
+		dirs = append(dirs, out)
 	}
 	var fs []doctorFinding
 	for _, d := range dirs {
@@ -327,6 +327,19 @@ func leftoverTemps(runID string, s *runlog.Snapshot) []doctorFinding {
 		}
 	}
 	return fs
+}
+
+// runOutDir is the out directory a run's checkpoint names ("" for a run
+// without one, such as an evaluation's record).
+func runOutDir(s *runlog.Snapshot) string {
+	var cp struct {
+		OutDir string `json:"out_dir"`
+	}
+	b, err := fsutil.ReadFileCapped(filepath.Join(s.Dir, runlog.CheckpointFile), 1<<20, "")
+	if err != nil || json.Unmarshal(b, &cp) != nil {
+		return ""
+	}
+	return cp.OutDir
 }
 
 // checkRecordedSeal recomputes a sealed run's seal from its events.
