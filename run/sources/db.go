@@ -176,6 +176,13 @@ func (s *source) open(ctx context.Context, path string) error {
 		db.Close()
 		return err
 	}
+	// SQLITE_LIMIT_LENGTH (0): no string, blob or row a query builds may
+	// be longer than the result cap.
+	if _, err := sqlite.Limit(conn, 0, int(min(MaxResultBytes, 1<<30))); err != nil {
+		conn.Close()
+		db.Close()
+		return err
+	}
 	s.db, s.conn = db, conn
 	return nil
 }
