@@ -802,7 +802,7 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := readCapped(p, opt.MaxBytes); err == nil {
 			want, err := render.HTML(doc)
 			switch {
 			case err != nil:

@@ -366,7 +366,7 @@ func checkRecordedSeal(runID string, s *runlog.Snapshot) string {
 // orphan that is "safe to delete".
 func ownArtifacts(snap *runlog.Snapshot, st *store.FileStore) []string {
 	var refs []string
-	if b, err := os.ReadFile(filepath.Join(snap.Dir, runlog.CheckpointFile)); err == nil {
+	if b, err := fsutil.ReadFileCapped(filepath.Join(snap.Dir, runlog.CheckpointFile), runlog.MaxCheckpointBytes, ""); err == nil {
 		var cp map[string]any
 		if json.Unmarshal(b, &cp) == nil {
 			for k, v := range cp {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentlab/agentlab/compile"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/issuance"
 	"github.com/agentlab/agentlab/plan"
@@ -184,7 +185,7 @@ func runRun(cmd *cobra.Command, path string, f runFlags) error {
 // loadPlan reads a compiled plan (.json, or a file starting with '{') or
 // compiles a flow on the fly, printing its diagnostics.
 func loadPlan(cmd *cobra.Command, path string) (*plan.Plan, hashid.ID, bool, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsutil.ReadFileCapped(path, compile.MaxFileSize, fmt.Sprintf("flows and plans are at most %d MiB", compile.MaxFileSize>>20))
 	if err != nil {
 		return nil, hashid.ID{}, false, exitf(exitUsage, "cannot read %s: %v", path, err)
 	}
@@ -218,11 +219,10 @@ func planName(path string) string {
 func readInputs(file string, pairs []string) (map[string]any, error) {
 	in := map[string]any{}
 	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, exitf(exitUsage, "cannot read --input-file: %v", err)
-		}
-		if err := json.Unmarshal(b, &in); err != nil {
+		if err := readJSONObjectFile("--input-file", file, maxInputFileBytes, &in); err != nil {
+			if _, ok := err.(*exitError); ok {
+				return nil, err
+			}
 			return nil, exitf(exitUsage, "--input-file %s must hold one JSON object of inputs: %v", file, err)
 		}
 	}

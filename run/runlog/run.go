@@ -345,6 +345,9 @@ func (r *Run) WriteCheckpoint(v any) error {
 // error wrapping fs.ErrNotExist.
 func (r *Run) ReadCheckpoint(v any) error {
 	p := filepath.Join(r.dir, CheckpointFile)
+	if err := checkRunFile(p, MaxCheckpointBytes); err != nil {
+		return fmt.Errorf("run %s: %w", r.id, err)
+	}
 	b, err := store.ReadFileRetry(p)
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.id, err)
@@ -469,6 +472,9 @@ func atomicWrite(dir, name string, b []byte) error {
 
 func readRecord(dir string) (Record, bool, error) {
 	p := filepath.Join(dir, RecordFile)
+	if err := checkRunFile(p, MaxRecordBytes); err != nil {
+		return Record{}, false, err
+	}
 	b, err := store.ReadFileRetry(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, false, nil

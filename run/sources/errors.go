@@ -23,6 +23,7 @@ import (
 //	E-CSV-DUPCOL      two header names are the same (compared case-insensitively, as SQLite does)
 //	E-CSV-QUOTE       a quoted field is malformed (bare or unclosed ")
 //	E-CSV-RAGGED      a data row has more or fewer fields than the header
+//	E-SRC-TOO-LARGE   the data file is over MaxSourceBytes
 const (
 	CodeKind     = "E-SRC-KIND"
 	CodeOpen     = "E-SRC-OPEN"
@@ -37,7 +38,12 @@ const (
 	CodeDupCol   = "E-CSV-DUPCOL"
 	CodeQuote    = "E-CSV-QUOTE"
 	CodeRagged   = "E-CSV-RAGGED"
+	CodeTooBig   = "E-SRC-TOO-LARGE"
 )
+
+// MaxSourceBytes caps a data file; it is refused before it is read (a
+// source whose path is /dev/zero, or a link to a huge file).
+var MaxSourceBytes int64 = 1 << 30
 
 // Query error codes, in addition to the guard's E-SQL-… codes (package sqlguard).
 //
