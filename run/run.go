@@ -469,19 +469,10 @@ func placeSourceDiag(d diag.Diagnostic, flowFile string) diag.Diagnostic {
 }
 
 // isPlanFile reports whether path holds a compiled plan rather than a flow,
-// by the same rule as the run command: a .json name or a leading '{'.
+// by the same rule as the run command (plan.IsPlan).
 func isPlanFile(path string) bool {
-	if strings.HasSuffix(path, ".json") {
-		return true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	b := make([]byte, 512)
-	n, _ := f.Read(b)
-	return strings.HasPrefix(strings.TrimSpace(string(b[:n])), "{")
+	b, err := fsutil.ReadFileCapped(path, 32<<20, "")
+	return err == nil && plan.IsPlan(b)
 }
 
 // dataDirOf returns the data dir of an open run (runs/<id> is two levels down).

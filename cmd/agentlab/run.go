@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -189,10 +188,11 @@ func loadPlan(cmd *cobra.Command, path string) (*plan.Plan, hashid.ID, bool, err
 	if err != nil {
 		return nil, hashid.ID{}, false, exitf(exitUsage, "cannot read %s: %v", path, err)
 	}
-	if strings.HasSuffix(path, ".json") || bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
-		p, h, err := plan.Decode(b)
-		if err != nil {
-			return nil, hashid.ID{}, false, exitf(exitUsage, "%s: %v", path, err)
+	if plan.IsPlan(b) {
+		p, h, list := plan.DecodeFile(path, b)
+		if list.HasErrors() {
+			_ = diag.WriteText(cmd.ErrOrStderr(), list.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
+			return nil, hashid.ID{}, false, exitf(exitUsage, "%s is not a plan that can run; compile the flow again: agentlab compile FLOW -o %s", path, path)
 		}
 		return p, h, true, nil
 	}
