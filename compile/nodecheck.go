@@ -34,7 +34,7 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 	switch n.typ {
 	case "code":
 		oneOf("code", "file")
-		if p := n.str("file"); p != "" && !has("code") {
+		if p := n.str("file"); p != "" && !has("code") && f.inside(v.Get("file"), p, "code file") {
 			b, err := fsutil.ReadFileCapped(filepath.Join(f.dir, p), MaxFileSize, "")
 			var big *fsutil.TooLargeError
 			switch {
