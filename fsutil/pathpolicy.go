@@ -94,16 +94,26 @@ func CheckInside(roots []string, base, p string) (string, error) {
 }
 
 // resolveExisting evaluates the symbolic links of the longest existing
-// prefix of path and appends the rest.
-func resolveExisting(path string) string {
+// prefix of path and appends the rest. A dangling link is followed to
+// where it points (it would be created there).
+func resolveExisting(path string) string { return resolveDepth(path, 0) }
+
+func resolveDepth(path string, depth int) string {
 	rest := ""
 	for p := path; ; {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
 			return filepath.Join(real, rest)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			if _, lerr := os.Lstat(p); lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
-				return path
+		}
+		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 && depth < 40 {
+			if target, rerr := os.Readlink(p); rerr == nil {
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(filepath.Dir(p), target)
+				}
+				return resolveDepth(filepath.Join(target, rest), depth+1)
 			}
+		} else if lerr != nil && !errors.Is(lerr, fs.ErrNotExist) {
+			return path
 		}
 		parent := filepath.Dir(p)
 		if parent == p {
