@@ -39,6 +39,10 @@ func TestHostileFilesRefusedPromptly(t *testing.T) {
 	}
 	flow := write("flow.yml", "agentlab: 1\nname: ok\ninputs:\n  week: {type: string, default: W1}\nnodes:\n  - id: out\n    type: output\n    fields: {w: \"{{ input.week }}\"}\n")
 	devSource := write("devsource.yml", "agentlab: 1\nname: dev\nsources:\n  s: {kind: csv, path: /dev/zero}\nnodes:\n  - id: q\n    type: tool\n    tool: db_query__s\n    args: {sql: \"SELECT 1 AS x\"}\n")
+	// The same source with /dev opened by [paths] allow: the loader itself
+	// must still refuse the device.
+	write("allowed/agentlab.toml", "[paths]\nallow = [\"/dev\"]\n")
+	devAllowed := write("allowed/flow.yml", "agentlab: 1\nname: dev\nsources:\n  s: {kind: csv, path: /dev/zero}\nnodes:\n  - id: q\n    type: tool\n    tool: db_query__s\n    args: {sql: \"SELECT 1 AS x\"}\n")
 	dupInputs := write("dup.json", `{"week": "W46", "week": "W47"}`)
 	env := append(os.Environ(), "CI=true", "NO_COLOR=1", "SOURCE_DATE_EPOCH=1700000000")
 	type result struct {
@@ -98,7 +102,8 @@ func TestHostileFilesRefusedPromptly(t *testing.T) {
 		{"run-fifo", []string{"run", fifo, "--data-dir", "d1"}, 2, "not a regular file"},
 		{"input-file-dev-zero", []string{"run", flow, "--data-dir", "d2", "--input-file", "/dev/zero"}, 2, "not a regular file"},
 		{"input-file-duplicate-key", []string{"run", flow, "--data-dir", "d2", "--input-file", dupInputs}, 2, `key "week" appears twice`},
-		{"source-dev-zero", []string{"run", devSource, "--data-dir", "d3"}, 2, "E-SRC-OPEN"},
+		{"source-dev-zero", []string{"run", devSource, "--data-dir", "d3"}, 2, "E-PATH-OUTSIDE"},
+		{"source-dev-zero-allowed", []string{"run", devAllowed, "--data-dir", "d3"}, 2, "E-SRC-OPEN"},
 		{"issuance-metrics-dev-zero", []string{"issuance", "--metrics", "/dev/zero", "x"}, 2, "not a regular file"},
 		{"verify-dev-zero", []string{"verify", "/dev/zero"}, 2, "not a regular file"},
 		{"verify-negative-max-bytes", []string{"verify", filepath.Join(work, "data", "runs", id), "--max-bytes", "-1"}, 2, "negative"},
