@@ -353,7 +353,7 @@ func (r *Run) ReadCheckpoint(v any) error {
 		return fmt.Errorf("run %s: %w", r.id, err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w; the checkpoint is damaged, the run cannot be resumed", p, err)
+		return fmt.Errorf("%s: %w; the checkpoint is damaged, the run cannot be resumed", p, describeJSON(b, err))
 	}
 	return nil
 }
@@ -484,7 +484,7 @@ func readRecord(dir string) (Record, bool, error) {
 	}
 	var rec Record
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return Record{}, false, fmt.Errorf("%s: %w", p, err)
+		return Record{}, false, fmt.Errorf("%s: %w; run.json is damaged (it was not written like this by agentlab): restore it, or inspect the run with agentlab verify", p, describeJSON(b, err))
 	}
 	return rec, true, nil
 }
