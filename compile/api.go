@@ -1,12 +1,13 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/presets"
 )
@@ -29,7 +30,7 @@ func LintPaths(paths []string, opts Options) (diag.List, error) {
 
 // readable reports why a file cannot be opened, if it cannot.
 func readable(path string) error {
-	fh, err := os.Open(path)
+	fh, _, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return fmt.Errorf("cannot read %s: %w", path, unwrapPathErr(err))
 	}
@@ -56,7 +57,7 @@ func isYAML(path string) bool {
 // peek reads the start of a file to classify it (a flow's `agentlab:` key
 // is near the top; 64 KiB is plenty and keeps a walk over big trees cheap).
 func peek(path string) []byte {
-	fh, err := os.Open(path)
+	fh, _, err := fsutil.OpenRegular(path) // never a FIFO: it could block forever
 	if err != nil {
 		return nil
 	}
@@ -94,20 +95,29 @@ func CompileFile(path string, opts Options) (*plan.Plan, diag.List) {
 }
 
 // readSource reads a file the compiler was asked to load, refusing files
-// above MaxFileSize before reading them.
+// above MaxFileSize, and devices, FIFOs and sockets, before reading them.
 func readSource(path string, l *diag.List) ([]byte, bool) {
-	st, err := os.Stat(path)
-	if err == nil && st.Size() > MaxFileSize {
+	data, err := fsutil.ReadFileCapped(path, MaxFileSize, "")
+	var big *fsutil.TooLargeError
+	var odd *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &big):
+		size := "more"
+		if big.Size >= 0 {
+			size = fmt.Sprintf("%d bytes", big.Size)
+		}
 		l.Errorf(path, diag.Pos{Line: 1, Col: 1}, "E-YAML-TOO-LARGE",
 			fmt.Sprintf("split the file or make it smaller than %d MiB", MaxFileSize>>20),
-			"file is %d bytes, larger than the %d MiB limit", st.Size(), MaxFileSize>>20)
+			"file is %s, larger than the %d MiB limit", size, MaxFileSize>>20)
 		return nil, false
-	}
-	if err == nil && st.IsDir() {
+	case errors.As(err, &odd) && odd.Kind == "directory":
 		l.Errorf(path, diag.Pos{}, "E-YAML-READ", "name a file, not a directory", "%s is a directory", path)
 		return nil, false
+	case errors.As(err, &odd):
+		l.Errorf(path, diag.Pos{}, "E-YAML-READ", "name a regular file; devices, FIFOs and sockets are never read",
+			"%s is a %s, not a regular file", path, odd.Kind)
+		return nil, false
 	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		l.Errorf(path, diag.Pos{}, "E-YAML-READ", "check that the file exists and is readable",
 			"cannot read file: %v", unwrapPathErr(err))

@@ -83,6 +83,7 @@ var codeCases = []codeCase{
 	{code: "E-GRAPH-NOT-UPSTREAM", want: "4:49", flow: hdr + "  - {id: v, type: validate, schema: {}, target: a}\n  - {id: a, type: transform, expr: '1'}\nedges:\n  - v -> a\n"},
 	{code: "E-GRAPH-SUBFLOW", want: "6:11", flow: hdr + "  - id: s\n    type: subgraph\n    flow: sub.flow.yml\n",
 		files: map[string]string{"sub.flow.yml": "agentlab: 1\nname: sub\n"}},
+	{code: "E-PATH-OUTSIDE", want: "6:11", flow: hdr + "  - id: s\n    type: subgraph\n    flow: ../../etc/sub.flow.yml\n"},
 	{code: "E-GRAPH-SUBFLOW-CYCLE", want: "6:11", flow: hdr + "  - id: s\n    type: subgraph\n    flow: flow.flow.yml\n"},
 	{code: "E-GRAPH-PIN-MISMATCH", want: "7:10", flow: hdr + "  - id: s\n    type: subgraph\n    flow: sub.flow.yml\n    pin: b3:0000000000000000000000000000000000000000000000000000000000000000\n    inputs: {week: x}\n",
 		files: map[string]string{"sub.flow.yml": okSub}},

@@ -25,6 +25,7 @@ type flow struct {
 	graphs []*graphInfo // graphs[0] is the top-level graph
 	byID   map[string]int
 	broken map[string]bool // ids of nodes whose type could not be read
+	roots  []string        // where the files the flow names may be (paths.go)
 
 	// Filled by the graph pass.
 	preds, succs [][]int32
@@ -109,6 +110,7 @@ func decodeFlow(path string, root *V, src *source, l *diag.List) *flow {
 	} else {
 		f.dec.errf(root, "E-SCHEMA-REQUIRED", "add `nodes:` with the flow's steps", "flow is missing the required key \"nodes\"")
 	}
+	f.checkNodePaths()
 	return f
 }
 
@@ -233,6 +235,9 @@ func (f *flow) checkSources() {
 		m, _ := x.(map[string]any)
 		p, _ := m["path"].(string)
 		if p == "" {
+			continue
+		}
+		if !f.inside(sv.Get(name).Get("path"), p, "the data file of source "+name) {
 			continue
 		}
 		full := p

@@ -1,11 +1,14 @@
 package compile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // builtinTools are the tools every agent can be given besides the
@@ -31,9 +34,12 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 	switch n.typ {
 	case "code":
 		oneOf("code", "file")
-		if p := n.str("file"); p != "" && !has("code") {
-			b, err := os.ReadFile(filepath.Join(f.dir, p))
+		if p := n.str("file"); p != "" && !has("code") && f.inside(v.Get("file"), p, "code file") {
+			b, err := fsutil.ReadFileCapped(filepath.Join(f.dir, p), MaxFileSize, "")
+			var big *fsutil.TooLargeError
 			switch {
+			case errors.As(err, &big):
+				f.dec.errf(v.Get("file"), "E-SCHEMA-FILE", "keep code files small", "code file %q is too large", p)
 			case err != nil:
 				f.dec.errf(v.Get("file"), "E-SCHEMA-FILE", "check the path; it is relative to the flow file's directory",
 					"cannot read code file %q: %v", p, unwrapPathErr(err))

@@ -20,6 +20,9 @@ func (f *flow) subflows(s *session) map[string]*plan.Plan {
 			continue
 		}
 		at := n.v.Get("flow")
+		if !f.inside(at, n.str("flow"), "the subflow of node "+n.id) {
+			continue
+		}
 		path := filepath.Join(f.dir, n.str("flow"))
 		if s.visiting[absPath(path)] {
 			f.l.Errorf(f.src.file, at.Pos(), "E-GRAPH-SUBFLOW-CYCLE", "a flow cannot include itself, directly or through other subflows",

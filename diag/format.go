@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // Formats lists the output formats every diagnostic writer supports.
@@ -36,7 +37,8 @@ func Write(w io.Writer, format string, l List, opt TextOptions) error {
 type TextOptions struct {
 	Color bool
 	// ReadFile returns a file's content for the source-line excerpt; nil
-	// means os.ReadFile.
+	// reads regular files of up to 64 MiB (a diagnostic about /dev/zero or
+	// a FIFO shows no excerpt rather than reading forever).
 	ReadFile func(string) ([]byte, error)
 	// ToolVersion goes into SARIF's tool.driver.version.
 	ToolVersion string
@@ -58,7 +60,7 @@ const (
 func WriteText(w io.Writer, l List, opt TextOptions) error {
 	read := opt.ReadFile
 	if read == nil {
-		read = os.ReadFile
+		read = func(p string) ([]byte, error) { return fsutil.ReadFileCapped(p, 64<<20, "") }
 	}
 	cache := map[string][]string{}
 	lines := func(file string) []string {

@@ -38,6 +38,11 @@ func TestInitNeverWritesThroughPlantedLinks(t *testing.T) {
 			if len(left) > 0 {
 				t.Errorf("files written outside %s: %v", dir, left)
 			}
+			// The target is checked before anything is written: nothing
+			// but the planted link is in dir, not even README.md.
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 || len(written) != 0 || !strings.Contains(err.Error(), "nothing was written") {
+				t.Errorf("after the refusal dir holds %v (reported written: %v; err %v)", ents, written, err)
+			}
 			for _, w := range written {
 				if strings.HasPrefix(w, filepath.Join(dir, e.sub)+string(filepath.Separator)) {
 					t.Errorf("reported %s as written inside the planted link", w)

@@ -96,6 +96,9 @@ func Init(name, dir string) ([]string, error) {
 		return nil, err
 	}
 	defer r.Close()
+	if err := checkTarget(r, root, name); err != nil {
+		return nil, err
+	}
 	var written []string
 	err = fs.WalkDir(files, name, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -137,4 +140,34 @@ func Init(name, dir string) ([]string, error) {
 		return nil
 	})
 	return written, err
+}
+
+// checkTarget refuses, before anything is written, a target directory in
+// which the copy could not complete: a file of the example already there,
+// or a link (or anything but a directory) under the name of one of its
+// directories. Without it a planted link stopped the copy half-way, after
+// README.md had been written.
+func checkTarget(r *os.Root, root, name string) error {
+	return fs.WalkDir(files, name, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(p, name), "/"))
+		if rel == "" {
+			return nil
+		}
+		target := filepath.Join(root, rel)
+		fi, err := r.Lstat(rel)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil:
+			return fmt.Errorf("refusing to write %s: %w (a link in %s may point outside it); nothing was written", target, err, root)
+		case d.IsDir() && !fi.IsDir():
+			return fmt.Errorf("refusing to write into %s: it is not a directory (a link?); nothing was written", target)
+		case !d.IsDir():
+			return fmt.Errorf("%s already exists; choose an empty directory (nothing was written)", target)
+		}
+		return nil
+	})
 }

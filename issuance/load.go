@@ -4,14 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // CodeMetricsRead is a metrics file that cannot be read at all (missing,
 // a directory, no permission).
 const CodeMetricsRead = "E-ISSUANCE-READ"
+
+// MaxMetricsBytes caps a metrics file; it is refused before it is read.
+const MaxMetricsBytes = 64 << 20
 
 // LoadMetrics reads the metrics file at path and parses it with
 // ParseMetrics. Every error is a diag.Diagnostic, so that a command can
@@ -19,11 +22,14 @@ const CodeMetricsRead = "E-ISSUANCE-READ"
 // JSON diagnostics shape); a problem with the file as a whole is placed
 // at 1:1.
 func LoadMetrics(path string) ([]Metric, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadFileCapped(path, MaxMetricsBytes, fmt.Sprintf("a metrics file is at most %d MiB", MaxMetricsBytes>>20))
 	if err != nil {
 		var pe *fs.PathError
+		var nr *fsutil.NotRegularError
 		if errors.As(err, &pe) {
 			err = pe.Err
+		} else if errors.As(err, &nr) {
+			err = fmt.Errorf("is a %s, not a regular file", nr.Kind)
 		}
 		return nil, diag.Diagnostic{File: path, Line: 1, Col: 1, Severity: diag.Error, Code: CodeMetricsRead,
 			Message: fmt.Sprintf("cannot read metrics file: %v", err), Fix: "check the path given to --metrics"}

@@ -75,6 +75,11 @@ func ReadFile(path string) (*Plan, hashid.ID, string, error) {
 	return p, h, dir, nil
 }
 
+// FlowDir is the flow's directory for the plan file at path whose bytes
+// are b: FlowDirKey resolved against the plan's directory, else that
+// directory.
+func FlowDir(path string, b []byte) (string, error) { return flowDirOf(path, b) }
+
 // flowDirOf reads FlowDirKey from plan file bytes and resolves it against
 // the plan file's directory.
 func flowDirOf(path string, b []byte) (string, error) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/plan"
 )
 
@@ -77,11 +78,14 @@ func LoadPatch(path string) ([]plan.PresetRow, diag.List) {
 	return rows, ds.Sorted()
 }
 
+// maxPatchBytes caps a patch file: it is read whole before it is parsed.
+const maxPatchBytes = 16 << 20
+
 // loadPatch reads file, resolves its base and applies its ops. stack holds
 // the canonical paths of the patches that led here, to detect cycles.
 func loadPatch(file string, stack []string) ([]plan.PresetRow, diag.List) {
 	var ds diag.List
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadFileCapped(file, maxPatchBytes, "keep a patch file under 16 MiB")
 	if err != nil {
 		msg := "cannot read the patch file"
 		if errors.Is(err, fs.ErrNotExist) {

@@ -17,21 +17,28 @@ import (
 type runEvidence struct {
 	sources engine.SourceDB
 	ledger  *evidence.Ledger
-	get     func(hashid.ID) ([]byte, error)
+	// unfinished is the evidence of nodes an earlier attempt did not finish.
+	unfinished engine.Unfinished
+	get        func(hashid.ID) ([]byte, error)
 }
 
 // loadEvidence takes the flow's data sources, loaded by prepare before the
 // run was created (db is nil when the flow declares none), and rebuilds
 // the ledger from the evidence.added events an earlier attempt of the run
 // wrote, so that a resumed run continues the numbering (Q3 after Q2)
-// instead of restarting it.
+// instead of restarting it. The evidence of nodes that did not finish is
+// kept apart for them to reclaim (engine.Unfinished).
 func loadEvidence(rl *runlog.Run, db *sources.DB) (*runEvidence, error) {
 	ev := &runEvidence{}
 	if db != nil {
 		ev.sources = db
 	}
 	var entries []evidence.Entry
+	var recorded []engine.RecordedEvent
 	for _, e := range rl.Events() {
+		if e.Type == engine.EvEvidenceAdded || e.Type == engine.EvNodeFinished {
+			recorded = append(recorded, engine.RecordedEvent{Type: e.Type, Node: e.Node, Data: e.Data})
+		}
 		if e.Type != engine.EvEvidenceAdded {
 			continue
 		}
@@ -46,6 +53,9 @@ func loadEvidence(rl *runlog.Run, db *sources.DB) (*runEvidence, error) {
 		return nil, err
 	}
 	ev.ledger = l
+	if ev.unfinished, err = engine.UnfinishedEvidence(recorded); err != nil {
+		return nil, err
+	}
 	st, err := rl.Store()
 	if err != nil {
 		return nil, err

@@ -54,6 +54,9 @@ func prepare(ctx context.Context, dataDir string, cp checkpoint, p *plan.Plan, i
 	if err != nil {
 		return nil, err
 	}
+	if err := checkPlanPaths(cp.BaseDir, p); err != nil {
+		return nil, err
+	}
 	if len(p.Sources) > 0 {
 		db, err := sources.Load(ctx, cp.BaseDir, p.Sources)
 		if err != nil {

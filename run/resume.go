@@ -49,7 +49,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		return nil, err
 	}
 	if snap.Record.Status == engine.StatusSucceeded && snap.Record.Seal != "" {
-		out, err := finishedOutcome(snap.Record, o.DataDir)
+		out, err := finishedOutcome(snap.Record, snap.Events, o.DataDir)
 		if out != nil {
 			out.Tier, out.TierReasons = issuanceOf(snap.Events)
 			// Where outputs.json was written, read without the lock: a
@@ -204,8 +204,11 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	return execute(ctx, rl, cp, p, inputs, prov, prior, o.Observe, true, o.Interaction, pre)
 }
 
-// finishedOutcome reports a finished run without touching it.
-func finishedOutcome(rec runlog.Record, dataDir string) (*Outcome, error) {
+// finishedOutcome reports a finished run without touching it. Its
+// outputs are read from the sealed run.finished event, not from run.json
+// (which the seal does not cover), so that what resume prints is what
+// verify checks.
+func finishedOutcome(rec runlog.Record, events []chain.Event, dataDir string) (*Outcome, error) {
 	out := &Outcome{RunID: rec.ID, DataDir: dataDir, Status: rec.Status, Kind: rec.Kind, Plan: rec.Plan, Seal: rec.Seal, Finished: true, Error: rec.Error}
 	// The report and bundle the finishing attempt wrote, when they are
 	// still where run.json says.
@@ -216,12 +219,28 @@ func finishedOutcome(rec runlog.Record, dataDir string) (*Outcome, error) {
 			}
 		}
 	}
-	if len(rec.Outputs) > 0 {
-		if err := json.Unmarshal(rec.Outputs, &out.Outputs); err != nil {
-			return nil, err
-		}
+	outputs, err := SealedOutputs(events)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %v", rec.ID, err)
 	}
+	out.Outputs = outputs
 	return out, nil
+}
+
+// SealedOutputs returns the outputs the sealed run.finished event records:
+// the outputs of a finished run as the seal covers them.
+func SealedOutputs(events []chain.Event) (map[string]any, error) {
+	end := chain.SealedPrefix(events)
+	if end < 0 {
+		return nil, errors.New("its event log has no run.finished event")
+	}
+	var fin struct {
+		Outputs map[string]any `json:"outputs"`
+	}
+	if err := json.Unmarshal(events[end].Data, &fin); err != nil {
+		return nil, fmt.Errorf("its run.finished event cannot be read: %v", err)
+	}
+	return fin.Outputs, nil
 }
 
 // sameTopology allows a changed node configuration but not a changed

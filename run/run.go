@@ -22,14 +22,17 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/redact"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/sources"
+	"github.com/agentlab/agentlab/run/store"
 )
 
 // Kinds of run (docs/running.md).
@@ -197,26 +200,6 @@ var (
 	defaultIDClock = time.Now
 )
 
-// createRun derives or draws the run's id and creates its directory. A
-// random id that is already taken is drawn again, so a collision is never
-// a failed run; a derived id that is taken is the caller's to handle
-// (runlog.ErrExists).
-func createRun(o Options, inputs map[string]any) (string, *runlog.Run, error) {
-	for try := 1; ; try++ {
-		id, err := runID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind, o.Case)
-		if err != nil {
-			return "", nil, err
-		}
-		rl, err := create(o.DataDir, id)
-		if err == nil {
-			return id, rl, nil
-		}
-		if o.Epoch != nil || !errors.Is(err, runlog.ErrExists) || try == randomIDTries {
-			return "", nil, err
-		}
-	}
-}
-
 func runID(epoch *time.Time, planHash hashid.ID, inputs map[string]any, seed int64, prov, model, kind, evalCase string) (string, error) {
 	if epoch == nil {
 		var b [3]byte
@@ -276,17 +259,19 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer pre.close()
-	id, rl, err := createRun(o, inputs)
+	// The plan and inputs are stored, and the checkpoint and record that
+	// name them written, before the run directory appears (CreateWith):
+	// a run killed at any instant either does not exist or can be resumed
+	// from its start.
+	st, err := store.OpenFileStore(runlog.ArtifactsDir(o.DataDir))
 	if err != nil {
 		return nil, err
 	}
-	defer rl.Close()
-	rl.PinClock(o.Epoch)
 	planBytes, err := o.Plan.Canonical()
 	if err != nil {
 		return nil, err
 	}
-	planBlob, err := rl.PutArtifact(planBytes)
+	planBlob, err := st.Put(planBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -294,34 +279,55 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	inBlob, err := rl.PutArtifact(inBytes)
+	inBlob, err := st.Put(inBytes)
 	if err != nil {
 		return nil, err
 	}
-	outDir := o.OutDir
-	if outDir == "" {
-		outDir = filepath.Join(o.DataDir, "out", id)
+	now := chain.FormatTime(time.Now())
+	if o.Epoch != nil {
+		now = chain.FormatTime(*o.Epoch)
 	}
-	if abs, err := filepath.Abs(outDir); err == nil {
-		outDir = abs
+	var (
+		rl  *runlog.Run
+		cp  checkpoint
+		rec runlog.Record
+	)
+	// A random id that is already taken is drawn again, so a collision is
+	// never a failed run; a derived id that is taken is the caller's to
+	// handle (runlog.ErrExists).
+	for try := 1; ; try++ {
+		id, err := runID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind, o.Case)
+		if err != nil {
+			return nil, err
+		}
+		outDir := o.OutDir
+		if outDir == "" {
+			outDir = filepath.Join(o.DataDir, "out", id)
+		}
+		if abs, err := filepath.Abs(outDir); err == nil {
+			outDir = abs
+		}
+		cp = checkpoint{
+			Format: 1, Plan: o.PlanHash.String(), PlanBlob: planBlob.String(), Inputs: inBlob.String(),
+			Kind: o.Kind, Source: o.Source, BaseDir: baseDir, Provider: o.Provider, Model: o.Model,
+			Seed: o.Seed, Parallel: o.Parallel, Actor: o.Actor, OutDir: outDir,
+		}
+		rec = runlog.Record{
+			ID: id, Plan: o.PlanHash.String(), Flow: o.Source, Kind: o.Kind, Origin: o.Origin, Actor: o.Actor,
+			Provider: o.Provider, Model: o.Model, Seed: o.Seed, InputsHash: hashid.Sum(inBytes).String(),
+			Inputs: inBytes, Status: runlog.StatusRunning, Created: now, Started: now,
+		}
+		rl, err = create(o.DataDir, id, cp, rec)
+		if err == nil {
+			break
+		}
+		if o.Epoch != nil || !errors.Is(err, runlog.ErrExists) || try == randomIDTries {
+			return nil, err
+		}
 	}
-	cp := checkpoint{
-		Format: 1, Plan: o.PlanHash.String(), PlanBlob: planBlob.String(), Inputs: inBlob.String(),
-		Kind: o.Kind, Source: o.Source, BaseDir: baseDir, Provider: o.Provider, Model: o.Model,
-		Seed: o.Seed, Parallel: o.Parallel, Actor: o.Actor, OutDir: outDir,
-	}
-	if err := rl.WriteCheckpoint(cp); err != nil {
-		return nil, err
-	}
-	now := rl.Now()
-	rec := runlog.Record{
-		ID: id, Plan: o.PlanHash.String(), Flow: o.Source, Kind: o.Kind, Origin: o.Origin, Actor: o.Actor,
-		Provider: o.Provider, Model: o.Model, Seed: o.Seed, InputsHash: hashid.Sum(inBytes).String(),
-		Inputs: inBytes, Status: runlog.StatusRunning, Created: now, Started: now,
-	}
-	if err := rl.WriteRecord(rec); err != nil {
-		return nil, err
-	}
+	id := rec.ID
+	defer rl.Close()
+	rl.PinClock(o.Epoch)
 	if o.Started != nil {
 		o.Started(id)
 	}
@@ -393,7 +399,7 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 		Recorder: recorder{rl}, Model: model{prov}, DefaultModel: cp.Model,
 		MemoryDir: memDir, Actor: cp.Actor, Prior: prior, Observe: observe,
 		Host:    host,
-		Sources: ev.sources, Ledger: ev.ledger, GetArtifact: ev.get, BaseDir: cp.BaseDir, Kind: cp.Kind,
+		Sources: ev.sources, Ledger: ev.ledger, Unfinished: ev.unfinished, GetArtifact: ev.get, BaseDir: cp.BaseDir, Kind: cp.Kind,
 	})
 	if err != nil {
 		return nil, refused(rl, &UsageError{err})
@@ -404,7 +410,12 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 	rec.Status = res.Status
 	switch res.Status {
 	case engine.StatusSucceeded:
+		// outputs.json and the console get them from here, not from the
+		// (redacted) event log: redact them the same way.
 		out.Outputs = res.Outputs
+		if m, ok := redact.Any(res.Outputs).(map[string]any); ok {
+			out.Outputs = m
+		}
 		out.Tier = tierOf(rl.Events())
 		if _, err := rl.Append("run.finished", "", map[string]any{"status": res.Status, "outputs": res.Outputs, "tier": tierValue(out.Tier), "kind": cp.Kind}); err != nil {
 			return nil, err
@@ -413,13 +424,13 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 	case engine.StatusWaiting:
 		return pause(rl, out, res)
 	case engine.StatusCancelled:
-		out.Error = res.Err.Error()
+		out.Error = redact.String(res.Err.Error())
 		out.Rejected = isRejection(res)
 		if _, err := rl.Append("run.cancelled", "", map[string]any{"reason": out.Error}); err != nil {
 			return nil, err
 		}
 	default:
-		out.Error = res.Err.Error()
+		out.Error = redact.String(res.Err.Error())
 		if _, err := rl.Append(EvRunFailed, "", map[string]any{"status": res.Status, "error": out.Error}); err != nil {
 			return nil, err
 		}
@@ -455,16 +466,13 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 	if err := writeIssuance(cp.OutDir, out); err != nil {
 		return nil, err
 	}
-	_, h, err := rl.Seal(cp.Plan)
+	_, h, err := rl.Seal(cp.Plan, func(rec *runlog.Record) {
+		rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier
+	})
 	if err != nil {
 		return nil, err
 	}
 	out.Seal = h.String()
-	rec := rl.Record()
-	rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier
-	if err := rl.WriteRecord(rec); err != nil {
-		return nil, err
-	}
 	return out, nil
 }
 
@@ -528,30 +536,23 @@ func placeSourceDiag(d diag.Diagnostic, flowFile string) diag.Diagnostic {
 }
 
 // isPlanFile reports whether path holds a compiled plan rather than a flow,
-// by the same rule as the run command: a .json name or a leading '{'.
+// by the same rule as the run command (plan.IsPlan).
 func isPlanFile(path string) bool {
-	if strings.HasSuffix(path, ".json") {
-		return true
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	b := make([]byte, 512)
-	n, _ := f.Read(b)
-	return strings.HasPrefix(strings.TrimSpace(string(b[:n])), "{")
+	b, err := fsutil.ReadFileCapped(path, 32<<20, "")
+	return err == nil && plan.IsPlan(b)
 }
 
 // dataDirOf returns the data dir of an open run (runs/<id> is two levels down).
 func dataDirOf(rl *runlog.Run) string { return filepath.Dir(filepath.Dir(rl.Dir())) }
 
-// create makes the run directory. A directory left by a process killed
-// before it wrote the checkpoint holds nothing resumable; with a derived
-// run id (SOURCE_DATE_EPOCH) it would block the same run forever, so it is
-// removed (under its lock) and created afresh.
-func create(dataDir, id string) (*runlog.Run, error) {
-	rl, err := runlog.Create(dataDir, id)
+// create makes the run directory with its checkpoint and record
+// (runlog.CreateWith). A directory without a checkpoint can only be left
+// by an older version killed right after creating it; it holds nothing
+// resumable and, with a derived run id (SOURCE_DATE_EPOCH), would block
+// the same run forever, so it is removed (under its lock) and created
+// afresh.
+func create(dataDir, id string, cp checkpoint, rec runlog.Record) (*runlog.Run, error) {
+	rl, err := runlog.CreateWith(dataDir, id, cp, rec)
 	if err == nil || !errors.Is(err, runlog.ErrExists) {
 		return rl, err
 	}
@@ -559,8 +560,8 @@ func create(dataDir, id string) (*runlog.Run, error) {
 	if oerr != nil {
 		return nil, err
 	}
-	var cp checkpoint
-	cerr := old.ReadCheckpoint(&cp)
+	var prev checkpoint
+	cerr := old.ReadCheckpoint(&prev)
 	if cerr == nil || !errors.Is(cerr, fs.ErrNotExist) {
 		old.Close()
 		return nil, err
@@ -571,7 +572,7 @@ func create(dataDir, id string) (*runlog.Run, error) {
 		return nil, err
 	}
 	old.Close()
-	return runlog.Create(dataDir, id)
+	return runlog.CreateWith(dataDir, id, cp, rec)
 }
 
 // writeIssuance writes issuance.json next to outputs.json when an output

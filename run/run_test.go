@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/compile"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
@@ -293,7 +295,8 @@ func TestFinishedOutcomeReportPaths(t *testing.T) {
 	dir := t.TempDir()
 	rep, bun := filepath.Join(dir, "report.html"), filepath.Join(dir, "bundle.html")
 	rec := runlog.Record{ID: "r1", Status: engine.StatusSucceeded, Seal: "b3:x", Report: rep, Bundle: bun}
-	out, err := finishedOutcome(rec, dir)
+	evs := []chain.Event{{Seq: 1, Type: chain.TypeRunFinished, Data: json.RawMessage(`{"outputs":{"a":1}}`)}}
+	out, err := finishedOutcome(rec, evs, "")
 	if err != nil || out.Report != "" || out.Bundle != "" {
 		t.Fatalf("missing files: %+v %v", out, err)
 	}
@@ -302,7 +305,7 @@ func TestFinishedOutcomeReportPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err = finishedOutcome(rec, dir)
+	out, err = finishedOutcome(rec, evs, "")
 	if err != nil || out.Report != rep || out.Bundle != bun || !out.Finished {
 		t.Fatalf("%+v %v", out, err)
 	}

@@ -52,6 +52,7 @@ sql-guard ./run/sqlguard FuzzGuard
 patch-files ./presets FuzzPatch
 csv-import ./run/sources FuzzCSV
 bundle-reader ./verify FuzzVerifyBundle
+plan-reader ./plan FuzzDecodeFile
 '
 
 echo "$campaigns" | while read -r name pkg target; do

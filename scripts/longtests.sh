@@ -29,7 +29,7 @@ step() {
 step go test -count=1 -race ./run/store/... ./run/runlog
 step go test -count=1 -v -timeout 60m -run 'TestFaultMatrix|TestReadFaultsOnResume' ./run
 step go test -count=1 -v -race -timeout 30m -run 'TestConcurrent' ./run
-step go test -count=1 -v -timeout 120m -run 'TestKillAndResume|TestTwoProcessesOneDataDir|TestSecretsNeverWritten' ./cmd/agentlab
+step go test -count=1 -v -timeout 120m -run 'TestKillAndResume|TestKillAtEveryEventBoundary|TestTwoProcessesOneDataDir|TestSecretsNeverWritten' ./cmd/agentlab
 step go test -count=1 -v -run 'TestMalformedCorpus' ./compile
 
 # Attacks: each test logs how many attempts it made; all of them must fail.

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 )
 
@@ -94,7 +95,7 @@ func hashOne(dir, s string, buf []byte) error {
 	if err != nil {
 		return fmt.Errorf("artifact id %q is not a hash id", s)
 	}
-	f, err := os.Open(artifactPath(dir, id))
+	f, _, err := fsutil.OpenRegular(artifactPath(dir, id))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("artifact %s is missing", id.Short())

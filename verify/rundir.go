@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 )
 
@@ -103,19 +104,19 @@ var errTooBig = errors.New("over the size limit")
 // 30 MB event log is read straight into it: bytes.Buffer.ReadFrom would
 // copy it into a buffer twice the size to keep room for a read that finds
 // nothing more.
+//
+// A device, FIFO or socket (a bundle or events.jsonl that is, or links
+// to, /dev/zero or a pipe) is refused before anything is read.
 func readCapped(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, fsize, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := int64(512)
-	if fi, err := f.Stat(); err == nil {
-		if fi.Size() > limit {
-			return nil, fmt.Errorf("%s: %d bytes, %w of %d (raise it with --max-bytes)", path, fi.Size(), errTooBig, limit)
-		}
-		size = max(fi.Size()+1, size)
+	if fsize > limit {
+		return nil, fmt.Errorf("%s: %d bytes, %w of %d (raise it with --max-bytes)", path, fsize, errTooBig, limit)
 	}
+	size := max(fsize+1, 512)
 	b := make([]byte, 0, min(size, limit+1))
 	r := io.LimitReader(f, limit+1)
 	for {

@@ -800,9 +800,10 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 	}
 	v := newVerifier(opt)
 	v.res.Seal, v.res.Plan = rd.rec.Seal, rd.rec.Plan
-	if rd.torn != nil {
+	if rd.torn != nil && chain.SealedPrefix(rd.events) < 0 {
 		v.note(CheckBundle, "events.jsonl ends in an incomplete line of %d bytes (ignored)", rd.torn.Bytes)
 	}
+	v.checkRunDirFile(dir, rd)
 	v.done(CheckBundle, fmt.Sprintf("run %s: %d events", rd.rec.ID, len(rd.events)))
 
 	if claimed == nil || rd.rec.Seal == "" {
@@ -823,14 +824,16 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 	v.checkChain(rd.rec.ID, rd.events, rd.problems, rd.lines)
 	gotSeal := v.recomputeSeal(rd.rec.ID, rd.rec.Seal, claimed, rd.events)
 	get := func(id hashid.ID) ([]byte, error) { return getFile(rd.artifacts, id, 1<<30) }
+	v.checkRunDirPlan(rd, claimed)
 	v.checkPlan(claimed, rd.events, get)
+	v.checkRunDirInputs(rd.events, get)
 	doc := v.checkEvidence(rd.rec.ID, rd.events, get, claimed.Artifacts)
 	if doc != nil && rd.rec.Report != "" {
 		p := rd.rec.Report
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		if b, err := os.ReadFile(p); err == nil {
+		if b, err := readCapped(p, opt.MaxBytes); err == nil {
 			want, err := render.HTML(doc)
 			switch {
 			case err != nil:

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -132,13 +131,9 @@ Examples:
 func readFields(file string, pairs []string) (map[string]any, error) {
 	vals := map[string]any{}
 	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, exitf(exitUsage, "cannot read --fields-file: %v", err)
-		}
-		if err := json.Unmarshal(b, &vals); err != nil || vals == nil {
-			if err == nil {
-				err = errors.New("it holds null")
+		if err := readJSONObjectFile("--fields-file", file, maxInputFileBytes, &vals); err != nil {
+			if _, ok := err.(*exitError); ok {
+				return nil, err
 			}
 			return nil, exitf(exitUsage, "--fields-file %s must hold one JSON object of form values, e.g. {\"ticket\": \"OPS-12\"}: %v", file, err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/store"
@@ -122,8 +123,10 @@ The store check re-hashes every artifact (a failure is retried once to tell a
 flaky read from corruption), finds temp files left by interrupted writes, and
 compares the artifacts with those the runs reference: missing and corrupt
 artifacts are errors, orphaned ones (referenced by no run) are warnings. Every
-run's event chain and seal are verified. Each finding comes with the command
-that investigates it.
+run's event chain and seal are verified; a sealed run whose report.html or
+bundle.html is missing, temp files left in a run's directory or out
+directory, and run directories left half-created (runs/.tmp-*) are warnings.
+Each finding comes with the command that investigates or repairs it.
 
 The config check reads every table of the agentlab.toml nearest the working
 directory ([permissions], [http_fetch], [mcp], [providers], [ptc]) and of the
@@ -247,10 +250,18 @@ func doctorRuns(env *doctorEnv) doctorResult {
 			Severity: sevError, Message: err.Error(), Command: "ls -ld " + shellQuote(runlog.RunsDir(env.dataDir)),
 		}}}
 	}
-	if len(runs) == 0 {
-		return doctorResult{Summary: "no runs yet"}
-	}
 	var fs []doctorFinding
+	if ents, err := os.ReadDir(runlog.RunsDir(env.dataDir)); err == nil {
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".tmp-") {
+				p := filepath.Join(runlog.RunsDir(env.dataDir), e.Name())
+				fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("%s was left by a run killed while it was being created; it holds nothing to resume", p), Command: "rm -r " + shellQuote(p)})
+			}
+		}
+	}
+	if len(runs) == 0 {
+		return doctorResult{Summary: "no runs yet", Findings: fs}
+	}
 	sealed := 0
 	for _, r := range runs {
 		verify := "agentlab verify " + shellQuote(filepath.Join(runlog.RunsDir(env.dataDir), r.id))
@@ -278,9 +289,66 @@ func doctorRuns(env *doctorEnv) doctorResult {
 			if msg := checkRecordedSeal(r.id, s); msg != "" {
 				fs = append(fs, doctorFinding{Severity: sevError, Message: fmt.Sprintf("run %s: %s", r.id, msg), Command: verify})
 			}
+			// Only runs of flows have pages (an evaluation's record has
+			// none): their checkpoint names an out directory.
+			if msg := missingPages(s.Record); msg != "" && runOutDir(s) != "" {
+				fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("run %s is sealed but %s (interrupted between the seal and writing them)", r.id, msg), Command: "agentlab resume " + r.id})
+			}
 		}
+		fs = append(fs, leftoverTemps(r.id, s)...)
 	}
 	return doctorResult{Summary: fmt.Sprintf("%s, %d sealed", plural(len(runs), "run"), sealed), Findings: fs}
+}
+
+// missingPages says which of a sealed run's report.html and bundle.html
+// run.json does not record or that are gone; "" when both are there.
+func missingPages(rec runlog.Record) string {
+	var gone []string
+	for _, p := range []struct{ name, path string }{{"report.html", rec.Report}, {"bundle.html", rec.Bundle}} {
+		if p.path == "" {
+			gone = append(gone, p.name+" was not written")
+		} else if _, err := os.Stat(p.path); err != nil {
+			gone = append(gone, p.name+" is missing ("+p.path+")")
+		}
+	}
+	return strings.Join(gone, " and ")
+}
+
+// leftoverTemps lists the temporary files an interrupted atomic write left
+// in a run's directory and in its out directory: whole files are only ever
+// renamed into place, so a temp file is never part of the run and can go.
+func leftoverTemps(runID string, s *runlog.Snapshot) []doctorFinding {
+	dirs := []string{s.Dir}
+	if out := runOutDir(s); out != "" {
+		dirs = append(dirs, out)
+	}
+	var fs []doctorFinding
+	for _, d := range dirs {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if n := e.Name(); strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp-") {
+				p := filepath.Join(d, n)
+				fs = append(fs, doctorFinding{Severity: sevWarning, Message: fmt.Sprintf("run %s: %s is a temporary file left by an interrupted write", runID, p), Command: "rm " + shellQuote(p)})
+			}
+		}
+	}
+	return fs
+}
+
+// runOutDir is the out directory a run's checkpoint names ("" for a run
+// without one, such as an evaluation's record).
+func runOutDir(s *runlog.Snapshot) string {
+	var cp struct {
+		OutDir string `json:"out_dir"`
+	}
+	b, err := fsutil.ReadFileCapped(filepath.Join(s.Dir, runlog.CheckpointFile), 1<<20, "")
+	if err != nil || json.Unmarshal(b, &cp) != nil {
+		return ""
+	}
+	return cp.OutDir
 }
 
 // checkRecordedSeal recomputes a sealed run's seal from its events.

@@ -70,7 +70,7 @@ Examples:
 			}
 			var text string
 			if len(args) == 0 || args[0] == "-" {
-				b, err := io.ReadAll(cmd.InOrStdin())
+				b, err := readCappedStdin(cmd.InOrStdin(), maxStdinBytes, "the narrative on standard input")
 				if err != nil {
 					return exitf(exitUsage, "cannot read the narrative from standard input: %v", err)
 				}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
+	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +32,8 @@ func agentlabExe(t *testing.T) string {
 	return link
 }
 
+// jsonResult is the part of run's --format json result the concurrency
+// tests read.
 type jsonResult struct {
 	Run     string         `json:"run"`
 	Status  string         `json:"status"`
@@ -39,42 +41,38 @@ type jsonResult struct {
 	Outputs map[string]any `json:"outputs"`
 }
 
-func runJSON(t *testing.T, exe string, args ...string) (jsonResult, error) {
-	t.Helper()
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), "CI=true", "NO_COLOR=1", "SOURCE_DATE_EPOCH=1700000000")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var res jsonResult
-	if jerr := json.Unmarshal(stdout.Bytes(), &res); jerr != nil && err == nil {
-		t.Fatalf("%v: stdout is not JSON: %v\n%s\nstderr:\n%s", args, jerr, stdout.Bytes(), stderr.Bytes())
-	}
-	if err != nil {
-		t.Logf("%v: %v\n%s", args, err, stderr.Bytes())
-	}
-	return res, err
-}
-
 // TestKillAndResume kills `agentlab run` with SIGKILL at random moments
-// until 60 kills have landed while the run was running (15 with -short, 240
-// with AGENTLAB_LONG=1, or AGENTLAB_KILL_TRIALS), and checks that resume
-// always completes with the outputs of an uninterrupted run, the chain
-// verifies and the store is clean. Attempts whose kill came before the run
-// started or after it finished are checked the same way but not counted as
-// trials; the kill window adapts to how fast runs go on a loaded machine.
+// until 60 kills have landed while a run was running (15 with -short, 240
+// with AGENTLAB_LONG=1, or AGENTLAB_KILL_TRIALS), taking the crash flows
+// in turn (a tool node, metrics and a report; an agent; a human node; a
+// wide graph with a loop). Every interrupted run must finish — by resume,
+// and approvals where it waits for a person — with the outputs and
+// report.html of an uninterrupted run, a bundle that verifies and a clean
+// store. A run directory always holds its checkpoint, so a run killed at
+// any instant after its directory appeared resumes. Attempts whose kill
+// came before the run directory appeared or after the run finished are
+// checked the same way but not counted as trials; the kill window adapts
+// to how fast runs go on a loaded machine.
 func TestKillAndResume(t *testing.T) {
 	exe := agentlabExe(t)
-	flow, err := filepath.Abs("testdata/kill/flow.yml")
-	if err != nil {
-		t.Fatal(err)
+	type flowState struct {
+		path   string
+		ref    crashResult
+		full   time.Duration
+		window time.Duration
 	}
-	refDir := t.TempDir()
-	ref, runDur := timedRun(t, exe, flow, refDir)
-	if ref.Status != "succeeded" {
-		t.Fatalf("reference run: %+v", ref)
+	var flows []*flowState
+	for _, rel := range crashFlows {
+		flow, err := filepath.Abs(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refDir := t.TempDir()
+		start := time.Now()
+		ref, _ := finishRun(t, exe, flow, refDir, nil)
+		full := time.Since(start)
+		flows = append(flows, &flowState{path: flow, ref: ref, full: full, window: full + full/10})
 	}
-	full := runDur
 	trials := 60
 	if testing.Short() {
 		trials = 15
@@ -83,22 +81,22 @@ func TestKillAndResume(t *testing.T) {
 		trials = n
 	}
 	seed := time.Now().UnixNano()
-	t.Logf("reference run %v; %d trials, seed %d", full, trials, seed)
+	t.Logf("%d trials over %d flows, seed %d", trials, len(flows), seed)
 	rng := rand.New(rand.NewSource(seed))
-	window := full + full/10
 	killedMidway, atStart, finishedFirst, resumesKilled := 0, 0, 0, 0
 	maxAttempts := 6*trials + 20
 	attempts := 0
 	for ; killedMidway < trials; attempts++ {
 		if attempts == maxAttempts {
-			t.Fatalf("only %d of %d attempts were killed while running (window %v, reference run %v)", killedMidway, attempts, window, full)
+			t.Fatalf("only %d of %d attempts were killed while running", killedMidway, attempts)
 		}
 		i := attempts
+		f := flows[i%len(flows)]
 		dir := t.TempDir()
 		// Most kills land while nodes run (after events.jsonl appears);
 		// every sixth one lands anywhere, start-up included.
-		delay := time.Duration(rng.Int63n(int64(window) + 1))
-		cmd := exec.Command(exe, "run", flow, "--data-dir", dir, "--format", "json", "-q")
+		delay := time.Duration(rng.Int63n(int64(f.window) + 1))
+		cmd := exec.Command(exe, "run", f.path, "--data-dir", dir, "--format", "json", "-q")
 		cmd.Env = append(os.Environ(), "CI=true", "NO_COLOR=1", "SOURCE_DATE_EPOCH=1700000000")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -111,17 +109,18 @@ func TestKillAndResume(t *testing.T) {
 		_ = cmd.Wait()
 
 		id := findRun(t, dir)
-		var res jsonResult
-		if id == "" || !hasCheckpoint(dir, id) {
-			// Killed before the run could start: nothing to resume, run again.
-			atStart++
-			res, err = runJSON(t, exe, "run", flow, "--data-dir", dir, "--format", "json", "-q")
-		} else {
-			if snap, _ := runlog.OpenReadOnly(dir, id); snap != nil && snap.Record.Status != "succeeded" {
+		switch {
+		case id == "":
+			atStart++ // killed before the run directory appeared: finishRun starts it
+		case !hasCheckpoint(dir, id):
+			t.Fatalf("attempt %d (kill after %v): run directory %s has no checkpoint", i, delay, id)
+		default:
+			snap, _ := runlog.OpenReadOnly(dir, id)
+			if snap != nil && snap.Record.Status == "running" {
 				killedMidway++
-				window += window / 20
-				if window > 2*full {
-					window = 2 * full
+				f.window += f.window / 20
+				if f.window > 2*f.full {
+					f.window = 2 * f.full
 				}
 				if i%4 == 0 {
 					// Kill the resume too, part-way.
@@ -131,51 +130,27 @@ func TestKillAndResume(t *testing.T) {
 					if err := rc.Start(); err != nil {
 						t.Fatal(err)
 					}
-					time.Sleep(time.Duration(rng.Int63n(int64(full))))
+					time.Sleep(time.Duration(rng.Int63n(int64(f.full))))
 					_ = rc.Process.Kill()
 					_ = rc.Wait()
 				}
 			} else {
-				// The run finished before the kill: aim earlier next time.
+				// The run finished (or paused) before the kill: aim earlier next time.
 				finishedFirst++
-				window -= window / 4
+				f.window -= f.window / 4
 			}
-			res, err = runJSON(t, exe, "resume", id, "--data-dir", dir, "--format", "json", "-q")
 		}
-		if err != nil || res.Status != "succeeded" {
-			t.Fatalf("attempt %d (kill after %v): %v %+v", i, delay, err, res)
+		what := fmt.Sprintf("attempt %d, %s, kill after %v", i, filepath.Base(filepath.Dir(f.path)), delay)
+		res, _ := finishRun(t, exe, f.path, dir, nil)
+		if !reflect.DeepEqual(res.Outputs, f.ref.Outputs) {
+			t.Fatalf("%s: outputs differ:\n%v\nwant\n%v", what, res.Outputs, f.ref.Outputs)
 		}
-		if !reflect.DeepEqual(res.Outputs, ref.Outputs) {
-			t.Fatalf("attempt %d (kill after %v): outputs differ:\n%v\nwant\n%v", i, delay, res.Outputs, ref.Outputs)
-		}
+		samePages(t, exe, f.ref, res, what)
 		checkRunClean(t, dir, res.Run)
 	}
 	t.Logf("%d of %d attempts were killed while running", killedMidway, attempts)
-	t.Logf("RESULT sigkill trials=%d attempts=%d killed-at-start=%d finished-before-kill=%d resumes-killed=%d lost=0",
-		killedMidway, attempts, atStart, finishedFirst, resumesKilled)
-}
-
-// timedRun runs the flow once and measures the time from the first event
-// to the end of the process.
-func timedRun(t *testing.T, exe, flow, dir string) (jsonResult, time.Duration) {
-	t.Helper()
-	cmd := exec.Command(exe, "run", flow, "--data-dir", dir, "--format", "json", "-q")
-	cmd.Env = append(os.Environ(), "CI=true", "NO_COLOR=1", "SOURCE_DATE_EPOCH=1700000000")
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	waitForEvents(dir, 10*time.Second)
-	start := time.Now()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("reference run: %v", err)
-	}
-	var res jsonResult
-	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
-		t.Fatal(err)
-	}
-	return res, time.Since(start)
+	t.Logf("RESULT sigkill trials=%d flows=%d attempts=%d killed-at-start=%d finished-before-kill=%d resumes-killed=%d lost=0",
+		killedMidway, len(flows), attempts, atStart, finishedFirst, resumesKilled)
 }
 
 // waitForEvents polls until a run's events.jsonl exists under dir.
@@ -192,7 +167,9 @@ func waitForEvents(dir string, limit time.Duration) {
 func findRun(t *testing.T, dir string) string {
 	ents, _ := os.ReadDir(filepath.Join(dir, "runs"))
 	for _, e := range ents {
-		if e.IsDir() {
+		// .tmp-<id>-… is a run directory still being built (or left by a
+		// crash while it was): not a run.
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 			return e.Name()
 		}
 	}

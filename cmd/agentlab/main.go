@@ -12,6 +12,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/agentlab/agentlab/run/redact"
 )
 
 func main() {
@@ -21,9 +23,12 @@ func main() {
 // execute runs the CLI and maps errors to the documented exit codes.
 func execute(args []string) int {
 	root := newRootCmd()
-	root.SetArgs(args)
-	stdout := &watchedWriter{w: os.Stdout}
+	// Whatever a command prints passes the secret filter: a value read
+	// from secret.* or a provider key never reaches the terminal.
+	stdout := &watchedWriter{w: redact.Writer(os.Stdout)}
 	root.SetOut(stdout)
+	root.SetErr(redact.Writer(os.Stderr))
+	root.SetArgs(args)
 	cmd, err := root.ExecuteC()
 	if err == nil {
 		return 0
@@ -33,6 +38,7 @@ func execute(args []string) int {
 	if errors.As(err, &ee) {
 		code, msg = ee.code, ee.msg
 	}
+	msg = redact.String(msg)
 	if msg != "" {
 		fmt.Fprintln(os.Stderr, "agentlab: "+msg)
 		// With --format json, stdout is one JSON document even when the

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/redact"
 )
 
 // progress shows a run's node states on stderr. On a terminal (and not
@@ -44,7 +45,7 @@ type nodeView struct {
 }
 
 func newProgress(quiet bool) *progress {
-	p := &progress{w: os.Stderr, quiet: quiet, verbose: global.verbose && !quiet, nodes: map[string]*nodeView{}}
+	p := &progress{w: redact.Writer(os.Stderr), quiet: quiet, verbose: global.verbose && !quiet, nodes: map[string]*nodeView{}}
 	ci := os.Getenv("CI") == "true" || os.Getenv("CI") == "1"
 	// TERM=dumb cannot move the cursor or erase a line.
 	p.live = !quiet && !ci && os.Getenv("TERM") != "dumb" && term.IsTerminal(int(os.Stderr.Fd()))

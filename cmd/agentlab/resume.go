@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -30,7 +31,9 @@ cancelled. The run's event log is verified first (an incomplete last line
 left by a crash is set aside); every node it records as finished is restored
 from its recorded output and never executed again; the rest runs as before.
 On a run that already finished, resume prints its result and changes
-nothing. RUN may be a unique prefix of a run id.
+nothing, except that a sealed run whose report.html or bundle.html is
+missing (killed between the seal and writing them) gets them written.
+RUN may be a unique prefix of a run id.
 
 An exploratory run may continue under a changed node configuration with
 --plan FILE (a flow or a plan) when its nodes, types and edges are the same;
@@ -81,8 +84,19 @@ Examples:
 			if err != nil {
 				return runError(cmd, format, err)
 			}
-			if !out.Finished {
+			switch {
+			case !out.Finished:
 				exportEvidence(d, out, key)
+			case out.Report == "" && out.Seal != "":
+				// Sealed, but killed before its pages were written (or
+				// they were removed): writing them is part of finishing.
+				exportEvidence(d, out, key)
+				if out.Report != "" {
+					out.Finished = false
+					if !global.quiet {
+						fmt.Fprintf(os.Stderr, "run %s was sealed but its report.html and bundle.html were missing; they were written from the sealed evidence\n", out.RunID)
+					}
+				}
 			}
 			return report(cmd.OutOrStdout(), format, "", out)
 		},

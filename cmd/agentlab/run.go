@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/agentlab/agentlab/compile"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/issuance"
 	"github.com/agentlab/agentlab/plan"
@@ -219,12 +219,17 @@ type loadedPlan struct {
 // loadPlan reads a compiled plan (.json, or a file starting with '{') or
 // compiles a flow on the fly, printing its diagnostics.
 func loadPlan(cmd *cobra.Command, path string) (loadedPlan, error) {
-	b, err := os.ReadFile(path)
+	b, err := fsutil.ReadFileCapped(path, compile.MaxFileSize, fmt.Sprintf("flows and plans are at most %d MiB", compile.MaxFileSize>>20))
 	if err != nil {
 		return loadedPlan{}, exitf(exitUsage, "cannot read %s: %v", path, err)
 	}
-	if strings.HasSuffix(path, ".json") || bytes.HasPrefix(bytes.TrimSpace(b), []byte("{")) {
-		p, h, dir, err := plan.ReadFile(path)
+	if plan.IsPlan(b) {
+		p, h, list := plan.DecodeFile(path, b)
+		if list.HasErrors() {
+			_ = diag.WriteText(cmd.ErrOrStderr(), list.Sorted(), diag.TextOptions{Color: useColor(os.Stderr)})
+			return loadedPlan{}, exitf(exitUsage, "%s is not a plan that can run; compile the flow again: agentlab compile FLOW -o %s", path, path)
+		}
+		dir, err := plan.FlowDir(path, b)
 		if err != nil {
 			return loadedPlan{}, exitf(exitUsage, "%s: %v", path, err)
 		}
@@ -253,11 +258,10 @@ func planName(path string) string {
 func readInputs(file string, pairs []string) (map[string]any, error) {
 	in := map[string]any{}
 	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, exitf(exitUsage, "cannot read --input-file: %v", err)
-		}
-		if err := json.Unmarshal(b, &in); err != nil {
+		if err := readJSONObjectFile("--input-file", file, maxInputFileBytes, &in); err != nil {
+			if _, ok := err.(*exitError); ok {
+				return nil, err
+			}
 			return nil, exitf(exitUsage, "--input-file %s must hold one JSON object of inputs: %v", file, err)
 		}
 	}

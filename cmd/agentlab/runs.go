@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/runlog"
 )
 
@@ -202,6 +204,17 @@ func runsShow(w io.Writer, dir, id, format string) error {
 		return exitf(exitUsage, "%v", err)
 	}
 	nodes := nodeStates(snap.Events)
+	// A sealed run's outputs are shown as the sealed run.finished event
+	// records them, never from run.json, which the seal does not cover.
+	if snap.Record.Seal != "" {
+		if outs, err := run.SealedOutputs(snap.Events); err == nil {
+			if b, err := canon.Marshal(outs); err == nil {
+				snap.Record.Outputs = b
+			}
+		} else {
+			snap.Record.Outputs = nil
+		}
+	}
 	if format == "json" {
 		b, err := json.Marshal(snap.Record)
 		if err != nil {

@@ -45,6 +45,9 @@ Examples:
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
+			if maxBytes < 0 {
+				return exitf(exitUsage, "--max-bytes %d is negative; give a size in bytes (0 means the default, 2 GiB)", maxBytes)
+			}
 			opt := verify.Options{Expect: expect, ArtifactsDir: artifacts, MaxBytes: maxBytes}
 			if pubkey != "" {
 				k, err := verify.LoadPublicKey(pubkey)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"gopkg.in/yaml.v3"
 )
 
@@ -43,9 +44,9 @@ func ReadFile(path string) (*Suite, diag.List) {
 			"file is %d bytes, larger than the %d MiB limit", st.Size(), MaxFileSize>>20)
 		return nil, l
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadFileCapped(path, MaxFileSize, "split the suite into smaller files")
 	if err != nil {
-		l.Errorf(path, diag.Pos{}, CodeRead, "check that the file exists and is readable", "cannot read suite: %v", unwrap(err))
+		l.Errorf(path, diag.Pos{}, CodeRead, "check that the path names a readable regular file", "cannot read suite: %v", unwrap(err))
 		return nil, l
 	}
 	return Parse(path, data)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,7 +44,7 @@ func LoadFileConfig(dir string) (*FileConfig, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadFileCapped(path, 4<<20, "keep agentlab.toml under 4 MiB")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil

@@ -85,9 +85,16 @@ func TestCodeNodeTimeoutAndExitCode(t *testing.T) {
 	needInterpreter(t, "python3")
 	p := codePlan("python", "import time\ntime.sleep(30)\n")
 	p.Nodes[1].TimeoutS = 1
-	res, _ := run(t, p, nil)
+	res, rec := run(t, p, nil)
 	if res.Status != StatusFailed || !strings.Contains(res.Err.Error(), `timed out after 1s`) {
 		t.Fatalf("timeout: %s %v", res.Status, res.Err)
+	}
+	// code.ran records the timeout, whichever of the node's deadline and
+	// the sandbox's timer fired first.
+	for _, e := range rec.events {
+		if e.Type == EvCodeRan && !strings.Contains(string(e.Data), `"timed_out":true`) {
+			t.Errorf("code.ran of a node that timed out: %s", e.Data)
+		}
 	}
 	res, _ = run(t, codePlan("python", "import sys\nsys.stderr.write('bad input\\n')\nsys.exit(3)\n"), nil)
 	if res.Status != StatusFailed || !strings.Contains(res.Err.Error(), "exited with code 3:\nbad input") {

@@ -68,6 +68,9 @@ type evState struct {
 	hits    map[string]evidence.KnowledgeHit // K… → hit
 	metrics map[string]*evidence.MetricSet   // metrics node id → its set
 	tiers   map[string]string                // output node id → issuance tier
+	// unfinished is the evidence earlier attempts registered for nodes
+	// that did not finish; see Unfinished.
+	unfinished Unfinished
 }
 
 func (r *runner) evidence() *evState {
@@ -77,7 +80,10 @@ func (r *runner) evidence() *evState {
 			l = evidence.NewLedger()
 		}
 		r.ev = &evState{ledger: l, snaps: map[string]*evidence.Snapshot{}, hits: map[string]evidence.KnowledgeHit{},
-			metrics: map[string]*evidence.MetricSet{}, tiers: map[string]string{}}
+			metrics: map[string]*evidence.MetricSet{}, tiers: map[string]string{}, unfinished: Unfinished{}}
+		for k, v := range r.cfg.Unfinished {
+			r.ev.unfinished[k] = append([]evidence.Entry(nil), v...)
+		}
 	})
 	return r.ev
 }
@@ -203,6 +209,15 @@ func (t *task) recordSnapshot(ctx context.Context, s *evidence.Snapshot) (id, ar
 		return "", "", err
 	}
 	ev := t.r.evidence()
+	if e, ok := ev.claim(t.id, evidence.KindQuery, func(id string) ([]byte, error) {
+		s.ID = id
+		return s.Canonical()
+	}); ok {
+		ev.mu.Lock()
+		ev.snaps[e.ID] = s
+		ev.mu.Unlock()
+		return e.ID, e.Artifact, nil
+	}
 	id, err = ev.ledger.AddSnapshot(s, func(b []byte) (string, error) {
 		h, err := t.r.cfg.Recorder.PutArtifact(b)
 		if err != nil {
@@ -232,6 +247,15 @@ func (t *task) recordHits(ctx context.Context, hits []evidence.KnowledgeHit) err
 	ev := t.r.evidence()
 	for i := range hits {
 		h := &hits[i]
+		if e, ok := ev.claim(t.id, evidence.KindKnowledge, func(id string) ([]byte, error) {
+			h.ID = id
+			return canon.Marshal(h)
+		}); ok {
+			ev.mu.Lock()
+			ev.hits[e.ID] = *h
+			ev.mu.Unlock()
+			continue
+		}
 		// The number is part of the stored bytes: take it under the
 		// ledger's numbering, which only this node advances at its turn.
 		h.ID = fmt.Sprintf("K%d", countKind(ev.ledger, evidence.KindKnowledge)+1)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -73,6 +74,12 @@ func execCode(ctx context.Context, t *task) (any, effects, error) {
 			return nil, effects{}, ctx.Err()
 		}
 		return nil, effects{}, fmt.Errorf("node %q: the %s program could not be started: %v", t.id, lang, err)
+	}
+	// The node's deadline (timeout_s) and the sandbox's timer are the same
+	// length; when the deadline wins the race, the program was still
+	// stopped for running too long, and code.ran must say so.
+	if !res.TimedOut && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res.TimedOut = true
 	}
 	ran := map[string]any{
 		"language": lang, "backend": string(res.Backend), "exit_code": res.ExitCode,

@@ -173,6 +173,9 @@ type Config struct {
 	// sources); Ledger numbers the run's evidence (nil: a fresh ledger).
 	Sources SourceDB
 	Ledger  *evidence.Ledger
+	// Unfinished is the evidence earlier attempts registered for nodes
+	// that did not finish, which those nodes reclaim when they repeat it.
+	Unfinished Unfinished
 	// BaseDir resolves paths a node names relative to the flow (retrieve's
 	// from:); Kind is the run's kind (exploratory|formal).
 	BaseDir string

@@ -85,7 +85,7 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 			return nil, fmt.Errorf("run %s: %w: %s events are streamed to the terminal only, never written to the log", r.id, ErrUnrecorded, p.Type)
 		}
 		seq++
-		e, err := chain.NewEvent(prev, r.id, seq, r.clock(), p.Type, p.Node, p.Data)
+		e, err := chain.NewEvent(prev, r.id, seq, r.clock(), p.Type, p.Node, redactEventData(p.Data))
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %w", r.id, err)
 		}
@@ -111,6 +111,9 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 			r.failed = err
 			return nil, fmt.Errorf("run %s: fsync event log: %w", r.id, err)
 		}
+	}
+	if len(out) > 0 {
+		crashAfterEvents(out[0].Seq, out[len(out)-1].Seq)
 	}
 	return out, nil
 }

@@ -2,11 +2,11 @@ package runlog
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/store"
 )
@@ -38,7 +38,7 @@ func (s *Snapshot) Artifacts(st store.Store) []string {
 // orphan that is "safe to delete".
 func (s *Snapshot) OwnArtifacts(st store.Store) []string {
 	var refs []string
-	if b, err := os.ReadFile(filepath.Join(s.Dir, CheckpointFile)); err == nil {
+	if b, err := fsutil.ReadFileCapped(filepath.Join(s.Dir, CheckpointFile), MaxCheckpointBytes, ""); err == nil {
 		var cp map[string]any
 		if json.Unmarshal(b, &cp) == nil {
 			for k, v := range cp {

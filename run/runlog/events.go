@@ -16,6 +16,9 @@ type TornTail = chain.TornTail
 // readEvents reads an events.jsonl file with chain.ParseLog. A missing
 // file is an empty log.
 func readEvents(path string) ([]chain.Event, []chain.Problem, *TornTail, error) {
+	if err := checkRunFile(path, MaxEventsBytes); err != nil {
+		return nil, nil, nil, err
+	}
 	b, err := store.ReadFileRetry(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil, nil

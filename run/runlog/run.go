@@ -316,6 +316,7 @@ func (r *Run) WriteRecord(rec Record) error {
 	if r.lock == nil {
 		return ErrClosed
 	}
+	b = redactRecord(b)
 	if err := atomicWrite(r.dir, RecordFile, append(b, '\n')); err != nil {
 		return fmt.Errorf("run %s: write %s: %w", r.id, RecordFile, err)
 	}
@@ -344,19 +345,25 @@ func (r *Run) WriteCheckpoint(v any) error {
 // error wrapping fs.ErrNotExist.
 func (r *Run) ReadCheckpoint(v any) error {
 	p := filepath.Join(r.dir, CheckpointFile)
+	if err := checkRunFile(p, MaxCheckpointBytes); err != nil {
+		return fmt.Errorf("run %s: %w", r.id, err)
+	}
 	b, err := store.ReadFileRetry(p)
 	if err != nil {
 		return fmt.Errorf("run %s: %w", r.id, err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w; the checkpoint is damaged, the run cannot be resumed", p, err)
+		return fmt.Errorf("%s: %w; the checkpoint is damaged, the run cannot be resumed", p, describeJSON(b, err))
 	}
 	return nil
 }
 
 // Seal computes the seal over the events up to the first run.finished,
 // stores it (hash and content) in run.json and returns it with its hash.
-func (r *Run) Seal(planHash string) (chain.Seal, hashid.ID, error) {
+// finish amends the record in the same write (the status and outputs of
+// the finished run), so that no crash can leave a seal beside a status
+// that still says running.
+func (r *Run) Seal(planHash string, finish ...func(*Record)) (chain.Seal, hashid.ID, error) {
 	rec := r.Record()
 	if rec.Plan != "" && rec.Plan != planHash {
 		return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: sealing under plan %s, but the run was recorded with plan %s", r.id, planHash, rec.Plan)
@@ -370,9 +377,13 @@ func (r *Run) Seal(planHash string) (chain.Seal, hashid.ID, error) {
 		return chain.Seal{}, hashid.ID{}, err
 	}
 	rec.Plan, rec.Seal, rec.SealData = planHash, h.String(), &s
+	for _, f := range finish {
+		f(&rec)
+	}
 	if err := r.WriteRecord(rec); err != nil {
 		return chain.Seal{}, hashid.ID{}, err
 	}
+	crashAfterSeal()
 	return s, h, nil
 }
 
@@ -401,7 +412,7 @@ func (r *Run) PutArtifact(b []byte) (hashid.ID, error) {
 	if err != nil {
 		return hashid.ID{}, err
 	}
-	return st.Put(b)
+	return st.Put(redactArtifact(b))
 }
 
 // InlineLimit is the size above which event data should be stored as an
@@ -462,6 +473,9 @@ func atomicWrite(dir, name string, b []byte) error {
 
 func readRecord(dir string) (Record, bool, error) {
 	p := filepath.Join(dir, RecordFile)
+	if err := checkRunFile(p, MaxRecordBytes); err != nil {
+		return Record{}, false, err
+	}
 	b, err := store.ReadFileRetry(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Record{}, false, nil
@@ -471,7 +485,7 @@ func readRecord(dir string) (Record, bool, error) {
 	}
 	var rec Record
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return Record{}, false, fmt.Errorf("%s: %w", p, err)
+		return Record{}, false, fmt.Errorf("%s: %w; run.json is damaged (it was not written like this by agentlab): restore it, or inspect the run with agentlab verify", p, describeJSON(b, err))
 	}
 	return rec, true, nil
 }

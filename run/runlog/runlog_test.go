@@ -455,3 +455,20 @@ func TestHolder(t *testing.T) {
 		t.Fatalf("missing run: %v %v", locked, err)
 	}
 }
+
+// TestDamagedRunJSONSaysWhereInWords: a run.json edited by hand into the
+// wrong shape is reported with the field, line and column, not with
+// encoding/json's Go types.
+func TestDamagedRunJSONSaysWhereInWords(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(RunsDir(dir), "r1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(RunsDir(dir), "r1", RecordFile), []byte("{\n  \"id\": \"r1\",\n  \"seed\": \"zero\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := OpenReadOnly(dir, "r1")
+	if err == nil || !strings.Contains(err.Error(), `"seed" near line 3`) || strings.Contains(err.Error(), "Go struct") {
+		t.Fatalf("err = %v", err)
+	}
+}

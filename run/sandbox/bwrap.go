@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"strconv"
 )
 
 // systemDirs are bound read-only when they exist. On merged-/usr systems
@@ -24,7 +25,7 @@ var systemFiles = []string{"/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.
 //
 // mapNobody (bwrap started by root) maps the code to uid/gid 65534 inside
 // a new user namespace.
-func bwrapArgs(bwrap, workspace, scratch string, mapNobody bool) []string {
+func bwrapArgs(bwrap, workspace, scratch string, mapNobody bool, tmpBytes int64) []string {
 	a := []string{bwrap,
 		"--unshare-all", "--die-with-parent",
 		"--cap-drop", "ALL",
@@ -54,7 +55,7 @@ func bwrapArgs(bwrap, workspace, scratch string, mapNobody bool) []string {
 	a = append(a,
 		"--proc", "/proc",
 		"--dev", "/dev",
-		"--tmpfs", "/tmp",
+		"--size", strconv.FormatInt(tmpBytes, 10), "--tmpfs", "/tmp", // /tmp counts against the disk budget
 		"--bind", workspace, "/work",
 		"--ro-bind", scratch, "/code",
 		"--chdir", "/work",

@@ -127,7 +127,7 @@ func run(ctx context.Context, spec Spec) (*Result, error) {
 		if codePath != "" {
 			argv[1] = "/code/" + filepath.Base(codePath)
 		}
-		argv = append(bwrapArgs(bw, dir, scratch, os.Geteuid() == 0 && uid < 0), argv...)
+		argv = append(bwrapArgs(bw, dir, scratch, os.Geteuid() == 0 && uid < 0, int64(spec.DiskMB)<<20), argv...)
 	}
 	for k, v := range spec.Env {
 		env[k] = v
@@ -176,6 +176,9 @@ func run(ctx context.Context, spec Spec) (*Result, error) {
 		return nil, fmt.Errorf("sandbox: cannot start: %w", err)
 	}
 	done := make(chan struct{})
+	go watchDisk(done, int64(spec.DiskMB)<<20, []string{dir, tmp}, func(n int64) {
+		k.kill(cmd, fmt.Sprintf("disk budget: more than %s written to the working directory and /tmp", humanSize(spec.DiskMB<<20)), false)
+	})
 	go func() {
 		select {
 		case <-tctx.Done():

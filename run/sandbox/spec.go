@@ -36,6 +36,7 @@ type Spec struct {
 	OutputCap  int           // bytes kept of stdout and of stderr each
 	MaxProcs   int           // processes and threads the code may add (RLIMIT_NPROC = the user's current count + MaxProcs)
 	FileSizeMB int           // RLIMIT_FSIZE: largest file the code may write
+	DiskMB     int           // total the code may write to its working directory and /tmp (disk.go)
 
 	// Backend overrides Detect's choice ("" = the detected one).
 	Backend Backend
@@ -58,6 +59,7 @@ const (
 	DefaultOutputCap  = 1 << 20
 	DefaultMaxProcs   = 64
 	DefaultFileSizeMB = 64
+	DefaultDiskMB     = 256
 )
 
 // Result is what the code produced. Stdout is the node's result; Value is
@@ -101,7 +103,7 @@ func (s *Spec) normalise() error {
 	if s.Stdio != nil && (s.Stdio.In == nil || s.Stdio.Out == nil || len(s.Stdin) > 0) {
 		return bad("Stdio needs both In and Out, and no Stdin")
 	}
-	if s.Timeout < 0 || s.CPUSeconds < 0 || s.MemoryMB < 0 || s.OutputCap < 0 || s.MaxProcs < 0 || s.FileSizeMB < 0 {
+	if s.Timeout < 0 || s.CPUSeconds < 0 || s.MemoryMB < 0 || s.OutputCap < 0 || s.MaxProcs < 0 || s.FileSizeMB < 0 || s.DiskMB < 0 {
 		return bad("limits must not be negative")
 	}
 	for k := range s.Env {
@@ -122,6 +124,7 @@ func (s *Spec) normalise() error {
 	def(&s.OutputCap, DefaultOutputCap)
 	def(&s.MaxProcs, DefaultMaxProcs)
 	def(&s.FileSizeMB, DefaultFileSizeMB)
+	def(&s.DiskMB, DefaultDiskMB)
 	return nil
 }
 

@@ -17,6 +17,7 @@ package sources
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -26,6 +27,7 @@ import (
 	"sync"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 	sqlite "modernc.org/sqlite"
@@ -120,8 +122,16 @@ func loadOne(ctx context.Context, dir string, i int, key, file string, spec plan
 	if spec.Kind != "csv" && spec.Kind != "sqlite" {
 		return nil, fail(CodeKind, "use kind: csv or kind: sqlite", "kind %q is not supported", spec.Kind)
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
+	data, err := fsutil.ReadFileCapped(file, MaxSourceBytes, "")
+	var big *fsutil.TooLargeError
+	var odd *fsutil.NotRegularError
+	switch {
+	case errors.As(err, &big):
+		return nil, fail(CodeTooBig, fmt.Sprintf("keep a data file under %d MiB: filter or aggregate it before the run", MaxSourceBytes>>20),
+			"the file is %d bytes, over the cap of %d bytes", big.Size, MaxSourceBytes)
+	case errors.As(err, &odd):
+		return nil, fail(CodeOpen, "name a regular data file; devices, FIFOs and sockets are never read", "the path is a %s, not a regular file", odd.Kind)
+	case err != nil:
 		return nil, fail(CodeOpen, "check the path; it is relative to the flow file's directory", "cannot read the file: %v", err)
 	}
 	s := &source{key: key, spec: spec, hash: hashid.Sum(data).String()}
@@ -174,6 +184,13 @@ func (s *source) open(ctx context.Context, path string) error {
 		return reg.RegisterAuthorizer(s.authorize)
 	})
 	if err != nil {
+		conn.Close()
+		db.Close()
+		return err
+	}
+	// SQLITE_LIMIT_LENGTH (0): no string, blob or row a query builds may
+	// be longer than the result cap.
+	if _, err := sqlite.Limit(conn, 0, int(min(MaxResultBytes, 1<<30))); err != nil {
 		conn.Close()
 		db.Close()
 		return err

@@ -2,6 +2,7 @@ package sources
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/agentlab/agentlab/diag"
 )
@@ -22,6 +23,7 @@ import (
 //	E-CSV-DUPCOL      two header names are the same (compared case-insensitively, as SQLite does)
 //	E-CSV-QUOTE       a quoted field is malformed (bare or unclosed ")
 //	E-CSV-RAGGED      a data row has more or fewer fields than the header
+//	E-SRC-TOO-LARGE   the data file is over MaxSourceBytes
 const (
 	CodeKind     = "E-SRC-KIND"
 	CodeOpen     = "E-SRC-OPEN"
@@ -36,7 +38,12 @@ const (
 	CodeDupCol   = "E-CSV-DUPCOL"
 	CodeQuote    = "E-CSV-QUOTE"
 	CodeRagged   = "E-CSV-RAGGED"
+	CodeTooBig   = "E-SRC-TOO-LARGE"
 )
+
+// MaxSourceBytes caps a data file; it is refused before it is read (a
+// source whose path is /dev/zero, or a link to a huge file).
+var MaxSourceBytes int64 = 1 << 30
 
 // Query error codes, in addition to the guard's E-SQL-… codes (package sqlguard).
 //
@@ -47,19 +54,31 @@ const (
 //	E-SQL-PARAM-UNUSED   params has a value the SQL never uses (usually a typo)
 //	E-SQL-PARAM-TYPE     a parameter value is an object or a list
 //	E-SQL-EXEC           SQLite refused or failed the statement (no such column, …)
-//	E-SQL-TIMEOUT        the query ran past its deadline
+//	E-SQL-TIMEOUT        the query ran past its deadline (QueryTimeout, or the node's, whichever comes first)
 //	E-SQL-RESULT         the result cannot be stored as a snapshot (duplicate column names, infinity)
+//	E-SQL-TOO-LARGE      a value or the whole result is over MaxResultBytes
 const (
-	CodeSource        = "E-SQL-SOURCE"
-	CodeArgs          = "E-SQL-ARGS"
-	CodeParamMissing  = "E-SQL-PARAM-MISSING"
-	CodeParamUnused   = "E-SQL-PARAM-UNUSED"
-	CodeParamType     = "E-SQL-PARAM-TYPE"
-	CodeExec          = "E-SQL-EXEC"
-	CodeTimeout       = "E-SQL-TIMEOUT"
-	CodeResult        = "E-SQL-RESULT"
-	defaultQueryLimit = 30 // seconds, when the caller's context has no deadline
+	CodeSource       = "E-SQL-SOURCE"
+	CodeArgs         = "E-SQL-ARGS"
+	CodeParamMissing = "E-SQL-PARAM-MISSING"
+	CodeParamUnused  = "E-SQL-PARAM-UNUSED"
+	CodeParamType    = "E-SQL-PARAM-TYPE"
+	CodeExec         = "E-SQL-EXEC"
+	CodeTimeout      = "E-SQL-TIMEOUT"
+	CodeResult       = "E-SQL-RESULT"
+	CodeTooLarge     = "E-SQL-TOO-LARGE"
 )
+
+// QueryTimeout bounds every query, whatever deadline the node or the run
+// has (the earlier one wins): a runaway query must not hold the source for
+// the ten minutes a run may take.
+var QueryTimeout = 30 * time.Second
+
+// MaxResultBytes bounds what a query may produce: any one value (SQLite
+// refuses to build a longer string or blob, so a printf('%.*c', 2e8, 'x')
+// fails inside SQLite instead of allocating gigabytes) and the text of all
+// the rows kept. Rows past the row cap are not counted: they are never read.
+var MaxResultBytes int64 = 64 << 20
 
 // DeclaredField says which field of a flow's `sources:` entry a load
 // diagnostic with code is about, when the fix is to change the flow rather

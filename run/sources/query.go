@@ -9,7 +9,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/plan"
@@ -53,11 +52,8 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 	if s.spec.RowCap > 0 && s.spec.RowCap < rowCap {
 		rowCap = s.spec.RowCap
 	}
-	if _, has := ctx.Deadline(); !has {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, defaultQueryLimit*time.Second)
-		defer cancel()
-	}
+	ctx, cancel := context.WithTimeout(ctx, QueryTimeout)
+	defer cancel()
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,6 +104,7 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
+	var size int64
 	for rows.Next() {
 		if len(snap.Rows) == rowCap {
 			snap.Truncated = true
@@ -118,6 +115,10 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 		}
 		row := make([]any, len(cols))
 		for i, v := range vals {
+			size += cellBytes(v)
+			if size > MaxResultBytes {
+				return nil, tooLarge(source, fmt.Sprintf("the rows read so far are over %d bytes", MaxResultBytes))
+			}
 			x, ok := evidence.Cell(v)
 			if !ok {
 				return nil, qerr(CodeResult, "cap the value in SQL, for example with min(x, 1e308)",
@@ -235,13 +236,34 @@ func quoteList(l []string) string {
 	return strings.Join(q, ", ")
 }
 
+// cellBytes is what a scanned value weighs in a snapshot.
+func cellBytes(v any) int64 {
+	switch x := v.(type) {
+	case string:
+		return int64(len(x))
+	case []byte:
+		return int64(len(x))
+	}
+	return 8
+}
+
+func tooLarge(source, why string) error {
+	return &QueryError{Source: source, Code: CodeTooLarge,
+		Reason: fmt.Sprintf("the result is too large: %s (the cap is %d bytes)", why, MaxResultBytes),
+		Fix:    "select fewer or narrower columns, aggregate in SQL, or lower the row cap"}
+}
+
 // execErr classifies an error from SQLite.
 func execErr(ctx context.Context, source string, err error) error {
 	if ctx.Err() != nil {
-		return &QueryError{Source: source, Code: CodeTimeout, Reason: "the query did not finish before its deadline",
-			Fix: "filter or aggregate more in SQL, or raise the node's timeout_s"}
+		return &QueryError{Source: source, Code: CodeTimeout,
+			Reason: fmt.Sprintf("the query did not finish before its deadline (%v per query, or the node's timeout if sooner)", QueryTimeout),
+			Fix:    "filter or aggregate more in SQL, or raise the node's timeout_s"}
 	}
 	msg := err.Error()
+	if strings.Contains(msg, "too big") { // SQLITE_TOOBIG: a value over the length limit
+		return tooLarge(source, fmt.Sprintf("SQLite refused to build a value longer than %d bytes", MaxResultBytes))
+	}
 	fix := "check the table and column names against the tool description"
 	if strings.Contains(msg, "not authorized") || strings.Contains(msg, "readonly") || strings.Contains(msg, "read-only") {
 		fix = "sources are read-only; write a single SELECT"

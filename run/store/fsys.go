@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"sync/atomic"
 	"testing"
@@ -59,7 +60,14 @@ func (OSFS) CreateTemp(dir, pattern string) (File, error) {
 func (OSFS) OpenFile(name string, flag int, perm fs.FileMode) (File, error) {
 	return wrapFile(os.OpenFile(name, flag, perm))
 }
-func (OSFS) ReadFile(name string) ([]byte, error)      { return os.ReadFile(name) }
+
+// ReadFile is os.ReadFile for regular files only: a device, FIFO or
+// socket under a blob's or a run file's name (a planted link to
+// /dev/zero) is refused before anything is read.
+func (OSFS) ReadFile(name string) ([]byte, error) {
+	return fsutil.ReadFileCapped(name, math.MaxInt64-1, "")
+}
+
 func (OSFS) Rename(oldpath, newpath string) error      { return os.Rename(oldpath, newpath) }
 func (OSFS) Remove(name string) error                  { return os.Remove(name) }
 func (OSFS) Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, mode) }

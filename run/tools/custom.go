@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/compile/tmpl"
+	"github.com/agentlab/agentlab/run/redact"
 	"github.com/agentlab/agentlab/run/sandbox"
 )
 
@@ -77,6 +78,9 @@ func DecodeCustom(m map[string]any) (CustomSpec, error) {
 
 var secretRef = regexp.MustCompile(`\{\{[^}]*\bsecret\.`)
 
+// secretName finds the names of the secrets a header template uses.
+var secretName = regexp.MustCompile(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
+
 // NewCustom checks a declaration and returns the tool.
 func NewCustom(s CustomSpec, deps CustomDeps) (Tool, error) {
 	bad := func(format string, args ...any) error {
@@ -137,6 +141,15 @@ func NewCustom(s CustomSpec, deps CustomDeps) (Tool, error) {
 	}
 	if deps.Secret == nil {
 		deps.Secret = lookupEnv
+	}
+	// The secrets the headers name are secret from the start of the run,
+	// before any call could send them anywhere to be echoed.
+	if s.HTTP != nil {
+		for _, m := range secretName.FindAllStringSubmatch(strings.Join(mapValues(s.HTTP.Headers), " "), -1) {
+			if v, ok := deps.Secret(m[1]); ok {
+				redact.Add(v)
+			}
+		}
 	}
 	if _, err := compileSchema(s.Name, s.Params); err != nil {
 		return nil, bad("params: %v", err)
@@ -203,11 +216,12 @@ func (t *customTool) callHTTP(ctx context.Context, args map[string]any) (*Result
 	header := http.Header{}
 	if len(h.Headers) > 0 {
 		secrets := map[string]any{}
-		for _, m := range regexp.MustCompile(`secret\.([A-Za-z_][A-Za-z0-9_]*)`).FindAllStringSubmatch(strings.Join(mapValues(h.Headers), " "), -1) {
+		for _, m := range secretName.FindAllStringSubmatch(strings.Join(mapValues(h.Headers), " "), -1) {
 			v, ok := t.deps.Secret(m[1])
 			if !ok {
 				return nil, refuse(t.spec.Name, CodeArgs, "set the environment variable "+m[1]+" (secrets are never written to the plan)", "secret %s is not set", m[1])
 			}
+			redact.Add(v)
 			secrets[m[1]] = v
 		}
 		env := map[string]any{"args": args, "secret": secrets}

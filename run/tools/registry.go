@@ -174,5 +174,5 @@ func (r *Registry) Call(ctx context.Context, caller Caller, name string, args js
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	return e.tool.Call(ctx, args)
+	return redactResult(e.tool.Call(ctx, args))
 }
