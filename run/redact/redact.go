@@ -7,6 +7,8 @@
 //
 // The set is process-wide: one agentlab process runs one run, and a value
 // that was secret for one purpose is secret for every other.
+//
+// Where it fits: docs/architecture.md#running.
 package redact
 
 import (
