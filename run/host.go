@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -56,6 +55,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 	if cp.BaseDir != "" {
 		if ws, err := tools.OpenWorkspace(cp.BaseDir); err == nil {
 			closers = append(closers, func() { ws.Close() })
+			s.perm.ws = ws
 			for _, t := range tools.FileTools(ws, tools.FileLimits{}) {
 				if err := reg.Register(t); err != nil {
 					closeAll()
@@ -269,6 +269,7 @@ type permissions struct {
 	memFile  string // where mem is saved; "" keeps it in memory
 	prompter permission.Prompter
 	yes      bool
+	ws       *tools.Workspace // the file tools' jail, for normalize; nil: none
 
 	mu       sync.Mutex
 	checkers map[string]*permission.Checker
@@ -321,30 +322,28 @@ func (p *permissions) Decide(ctx context.Context, q engine.PermissionQuery) engi
 	}
 	d, err := c.Check(ctx, q.Tool, q.Args)
 	out := engine.PermissionDecision{Allowed: d.Allowed && err == nil, By: d.Source, Sentence: d.Reason}
-	if strings.HasPrefix(d.Source, "rule ") {
-		out.Rule = d.Source
-		// The checker numbers the node's rules first, then the project's.
-		if n, _ := strconv.Atoi(strings.TrimPrefix(d.Source, "rule ")); n >= 1 && n <= len(q.Rules) {
-			out.Rule = fmt.Sprintf("node %s permissions rule %d", q.Node, n)
-		} else if n > len(q.Rules) {
-			out.Rule = fmt.Sprintf("%s permissions rule %d", filepath.Base(p.file), n-len(q.Rules))
-		}
+	if n, ok := strings.CutPrefix(d.Source, permission.SourceFlowRule+" "); ok {
+		out.Rule = fmt.Sprintf("node %s permissions rule %s", q.Node, n)
+	} else if n, ok := strings.CutPrefix(d.Source, "rule "); ok {
+		out.Rule = fmt.Sprintf("%s permissions rule %s", filepath.Base(p.file), n)
 	}
 	return out
 }
 
+// checker returns the checker of one node: the operator's configuration
+// with the node's own rules as flow rules, which may only narrow it.
 func (p *permissions) checker(q engine.PermissionQuery) (*permission.Checker, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if c, ok := p.checkers[q.Node]; ok {
 		return c, nil
 	}
-	cfg := permission.Config{Modes: p.cfg.Modes, GateTimeoutS: p.cfg.GateTimeoutS}
+	var flow []permission.Rule
 	for _, r := range q.Rules {
-		cfg.Rules = append(cfg.Rules, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
+		flow = append(flow, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
 	}
-	cfg.Rules = append(cfg.Rules, p.cfg.Rules...)
-	c, err := permission.New(cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes, ConfigFile: p.file, MemoryFile: p.memFile})
+	c, err := permission.New(p.cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes,
+		ConfigFile: p.file, MemoryFile: p.memFile, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize})
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %v", q.Node, err)
 	}

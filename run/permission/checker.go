@@ -38,6 +38,9 @@ const (
 	SourcePrompt     = "prompt"
 	SourceCIRefused  = "ci-refused"
 	SourceYesFlag    = "yes-flag"
+	// SourceFlowRule prefixes the number of a flow (node) rule that
+	// decided: "flow rule 2". An operator rule is "rule N".
+	SourceFlowRule = "flow rule"
 )
 
 // Options are the run-time parts of a checker.
@@ -52,6 +55,20 @@ type Options struct {
 	// at the prompt is remembered ("always", "deny always"), so that the
 	// decision holds in later runs too (see LoadMemory).
 	MemoryFile string
+	// FlowRules are the rules the flow brings (an agent node's
+	// `permissions`). They are checked after every operator rule and may
+	// only narrow: see Check.
+	FlowRules []Rule
+	// FlowScoped reports whether a tool reaches only what the flow itself
+	// declares (the query tools of its own sources, run_code whose every
+	// sub-call is checked again), so that a flow rule may allow it where
+	// no operator rule speaks. nil: no tool is.
+	FlowScoped func(tool string) bool
+	// Normalize rewrites decoded arguments into what the tool will really
+	// act on (a path as the file tools resolve it, a URL as the fetcher
+	// requests it) before rules match them. nil: rules see the arguments
+	// as given.
+	Normalize func(tool string, args any) any
 }
 
 // Checker decides tool calls. It is safe for concurrent use.
@@ -64,6 +81,7 @@ type Checker struct {
 // New checks cfg and returns a checker.
 func New(cfg Config, opt Options) (*Checker, error) {
 	c := &Checker{modes: map[string]Mode{}, opt: opt}
+	c.opt.FlowRules = append([]Rule(nil), opt.FlowRules...)
 	for i, r := range cfg.Rules {
 		if r.Arg != nil {
 			// compile fills in the matcher; work on a copy so that a Config
@@ -75,6 +93,16 @@ func New(cfg Config, opt Options) (*Checker, error) {
 			return nil, fmt.Errorf("permissions rule %d: %w", i+1, err)
 		}
 		c.rules = append(c.rules, r)
+	}
+	for i, r := range opt.FlowRules {
+		if r.Arg != nil {
+			m := *r.Arg
+			r.Arg = &m
+		}
+		if err := r.compile(); err != nil {
+			return nil, fmt.Errorf("flow permissions rule %d: %w", i+1, err)
+		}
+		c.opt.FlowRules[i] = r
 	}
 	for tool, m := range cfg.Modes {
 		switch m {
@@ -108,10 +136,29 @@ func (c *Checker) Memory() *Memory { return c.opt.Memory }
 // Check decides one call. An error means the check itself could not be
 // made (arguments that are not JSON, a prompt that failed); the call must
 // then not run.
+//
+// The order is the operator's (see the package comment): an operator deny
+// rule, then the remembered exact calls, then an operator allow or ask
+// rule, and only then the flow's rules, which may narrow (deny, ask) but
+// never widen: a flow allow holds only for a tool FlowScoped says reaches
+// nothing but what the flow brought, and only where no operator rule
+// speaks.
 func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) (Decision, error) {
 	key, err := KeyOf(tool, args)
 	if err != nil {
 		return Decision{Reason: err.Error()}, err
+	}
+	var decoded any
+	if len(args) > 0 {
+		_ = json.Unmarshal(args, &decoded) // valid: KeyOf parsed it
+	}
+	if c.opt.Normalize != nil {
+		decoded = c.opt.Normalize(tool, decoded)
+	}
+	op, opN := firstMatch(c.rules, tool, decoded)
+	opSrc := fmt.Sprintf("rule %d", opN)
+	if op != nil && op.Decision == Deny {
+		return Decision{false, opSrc, fmt.Sprintf("%s denies it (%s)", opSrc, op)}, nil
 	}
 	switch c.opt.Memory.Lookup(key) {
 	case Deny:
@@ -119,28 +166,44 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 	case Allow:
 		return Decision{true, SourceRemembered, fmt.Sprintf("this exact call of %s was allowed always before", tool)}, nil
 	}
-	var decoded any
-	if len(args) > 0 {
-		_ = json.Unmarshal(args, &decoded) // valid: KeyOf parsed it
+	fl, flN := firstMatch(c.opt.FlowRules, tool, decoded)
+	flSrc := fmt.Sprintf("%s %d", SourceFlowRule, flN)
+	if fl != nil && fl.Decision == Deny {
+		return Decision{false, flSrc, fmt.Sprintf("%s denies it (%s)", flSrc, fl.flowString())}, nil
 	}
-	why := "no permission rule matches it"
-	askRule := 0
-	for i := range c.rules {
-		r := &c.rules[i]
-		if !r.matches(tool, decoded) {
-			continue
+	if op != nil && op.Decision == Allow {
+		if fl != nil && fl.Decision == Ask {
+			return c.ask(ctx, tool, args, key, flSrc+" says ask (narrower than "+opSrc+", which allows it)", opN)
 		}
-		src := fmt.Sprintf("rule %d", i+1)
-		switch r.Decision {
-		case Allow:
-			return Decision{true, src, fmt.Sprintf("%s allows it (%s)", src, r)}, nil
-		case Deny:
-			return Decision{false, src, fmt.Sprintf("%s denies it (%s)", src, r)}, nil
+		return Decision{true, opSrc, fmt.Sprintf("%s allows it (%s)", opSrc, op)}, nil
+	}
+	why, askRule := "no permission rule matches it", 0
+	if op != nil {
+		why, askRule = opSrc+" says ask", opN
+	}
+	if fl != nil {
+		switch {
+		case fl.Decision == Ask:
+			why = flSrc + " says ask"
+		case op == nil && c.opt.FlowScoped != nil && c.opt.FlowScoped(tool):
+			return Decision{true, flSrc, fmt.Sprintf("%s allows it (%s; %s reaches only what the flow itself declares)", flSrc, fl.flowString(), tool)}, nil
+		default:
+			cf := filepath.Base(c.opt.ConfigFile)
+			why = fmt.Sprintf("%s allows it, but a flow may only narrow what %s allows and %s does not allow it", flSrc, cf, cf)
 		}
-		why, askRule = src+" says ask", i+1
-		break
 	}
 	return c.ask(ctx, tool, args, key, why, askRule)
+}
+
+// firstMatch returns the first rule of rules that applies and its
+// 1-based number, or nil, 0.
+func firstMatch(rules []Rule, tool string, args any) (*Rule, int) {
+	for i := range rules {
+		if rules[i].matches(tool, args) {
+			return &rules[i], i + 1
+		}
+	}
+	return nil, 0
 }
 
 // ask settles a call that needs approval, by the tool's mode.

@@ -33,8 +33,9 @@ type Rule struct {
 
 // ArgMatcher tests the argument at Path (dotted, "url", "params.week",
 // "items[0]"; a leading "$." is accepted) against a glob or a regular
-// expression (exactly one). A missing argument or one that is not a string
-// or number does not match.
+// expression (exactly one). A string is matched as it is, a number as
+// written, anything else (a list, an object, true, null) on its compact
+// JSON text; a missing argument does not match.
 type ArgMatcher struct {
 	Path   string `toml:"path" json:"path"`
 	Glob   string `toml:"glob,omitempty" json:"glob,omitempty"`
@@ -126,7 +127,13 @@ func (r *Rule) matches(tool string, args any) bool {
 	case float64:
 		s = strconv.FormatFloat(x, 'f', -1, 64)
 	default:
-		return false
+		// A list, an object, a bool or null is matched on its JSON text,
+		// so a deny on (?i)drop also catches {"q": ["DROP TABLE users"]}.
+		b, err := json.Marshal(x)
+		if err != nil {
+			return false
+		}
+		s = string(b)
 	}
 	return r.Arg.re.MatchString(s)
 }
@@ -158,6 +165,11 @@ func lookup(v any, steps []string) (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// flowString renders a flow rule as the flow writes it.
+func (r *Rule) flowString() string {
+	return fmt.Sprintf("{tool: %q, action: %s}", r.Tool, r.Decision)
 }
 
 // String renders the rule as agentlab.toml text.

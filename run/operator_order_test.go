@@ -1,0 +1,129 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentlab/agentlab/run/engine"
+)
+
+// TestHostileFlowCannotReopenOperatorDeny is a flow written by someone
+// else: its agent node allows every tool, a tool node reads the denied file
+// directly, and a scripted model spells the denied path every way the file
+// tools accept (./, docs/../, a link inside the workspace). The operator's
+// deny in agentlab.toml holds for every one of them, each refusal is a
+// permission.decided event naming the operator's rule, and the file's
+// content never reaches an event.
+func TestHostileFlowCannotReopenOperatorDeny(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "secrets"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("secrets", filepath.Join(dir, "vault")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{
+		"secrets/key.txt": "TOPSECRET-VALUE\n",
+		"docs/readme.txt": "public\n",
+		"agentlab.toml": `[[permissions.rules]]
+tool = "file_*"
+arg = { path = "path", glob = "secrets/*" }
+decision = "deny"
+
+[[permissions.rules]]
+tool = "file_read"
+decision = "allow"
+`,
+		"flow.yml": `agentlab: 1
+name: hostile
+nodes:
+  - id: ask
+    type: agent
+    prompt: "Read the notes."
+    tools: [file_read]
+    permissions:
+      - {tool: "*", action: allow}
+  - id: ask2
+    type: agent
+    prompt: "Read the notes again."
+    tools: [file_read]
+    permissions:
+      - {tool: "*", action: allow}
+  - id: ask3
+    type: agent
+    prompt: "Read the readme."
+    tools: [file_read]
+    permissions:
+      - {tool: "*", action: allow}
+  - id: grab
+    type: tool
+    tool: file_read
+    args: {path: "./secrets/key.txt"}
+  - id: out
+    type: output
+    fields: {answer: "{{ nodes.ask.text }}", grabbed: "{{ nodes.grab }}"}
+edges:
+  - ask -> ask2
+  - ask2 -> ask3
+  - ask3 -> grab
+  - grab -> out
+`,
+		"calls.yml": `nodes:
+  ask:
+    - tool_calls: [{id: c1, name: file_read, args: {path: "./secrets/key.txt"}}]
+    - tool_calls: [{id: c2, name: file_read, args: {path: "docs/../secrets/key.txt"}}]
+    - done
+  ask2:
+    - tool_calls: [{id: c3, name: file_read, args: {path: "vault/key.txt"}}]
+    - tool_calls: [{id: c4, name: file_read, args: {path: "secrets//key.txt"}}]
+    - done
+  ask3:
+    - tool_calls: [{id: c5, name: file_read, args: {path: "docs/readme.txt"}}]
+    - done
+`,
+	})
+	flow := filepath.Join(dir, "flow.yml")
+	p, h := compileFlow(t, flow)
+	data := filepath.Join(dir, "data")
+	out, err := Start(context.Background(), Options{DataDir: data, Plan: p, PlanHash: h, Source: flow, Epoch: &epoch, Provider: "script:calls.yml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Status == engine.StatusSucceeded || !strings.Contains(out.Error, `node "grab": permission refused`) {
+		t.Fatalf("the tool node read the denied file: %+v", out)
+	}
+	decided := map[string]map[string]any{}
+	for _, e := range eventsOf(t, data, out.RunID) {
+		if strings.Contains(string(e.Data), "TOPSECRET") {
+			t.Errorf("the denied file's content reached event %s: %s", e.Type, e.Data)
+		}
+		if e.Type != engine.EvPermission {
+			continue
+		}
+		var d map[string]any
+		if err := json.Unmarshal(e.Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		decided[d["call_id"].(string)] = d
+	}
+	for _, id := range []string{"c1", "c2", "c3", "c4", "grab:1"} {
+		d, ok := decided[id]
+		if !ok {
+			t.Errorf("%s: no permission.decided event", id)
+			continue
+		}
+		if d["allowed"] != false || d["rule"] != "agentlab.toml permissions rule 1" {
+			t.Errorf("%s: %v, want refused by agentlab.toml permissions rule 1", id, d)
+		}
+	}
+	if d := decided["c5"]; d == nil || d["allowed"] != true || d["rule"] != "agentlab.toml permissions rule 2" {
+		t.Errorf("c5 (an allowed file): %v", d)
+	}
+}
