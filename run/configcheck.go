@@ -26,6 +26,10 @@ const (
 	// CodeConfigTable is a top-level table no reader of that file knows
 	// (usually a misspelt [permissions]); it is ignored.
 	CodeConfigTable = "W-CONFIG-TABLE"
+	// CodePermMemory is a permissions.json whose remembered decisions are
+	// not used: its signature does not match (edited by hand, or not
+	// written by this user's agentlab) or it is in an older form.
+	CodePermMemory = "W-PERM-MEMORY"
 )
 
 // projectTables are the tables read from the project's agentlab.toml, and

@@ -262,14 +262,17 @@ func planToolNames(p *plan.Plan) []string {
 // node (its own `permissions` rules first, then the project's), sharing
 // one memory of remembered exact-call decisions.
 type permissions struct {
-	cfg      permission.Config
-	file     string
-	gate     permission.Gate // judges the calls of tools in mode gated
-	mem      *permission.Memory
-	memFile  string // where mem is saved; "" keeps it in memory
-	prompter permission.Prompter
-	yes      bool
-	ws       *tools.Workspace // the file tools' jail, for normalize; nil: none
+	cfg     permission.Config
+	file    string
+	gate    permission.Gate // judges the calls of tools in mode gated
+	mem     *permission.Memory
+	memFile string // where mem is saved; "" keeps it in memory
+	// memWarning says why the remembered decisions of memFile were not
+	// used (edited by hand, an older form); "" when they were.
+	memWarning string
+	prompter   permission.Prompter
+	yes        bool
+	ws         *tools.Workspace // the file tools' jail, for normalize; nil: none
 
 	mu       sync.Mutex
 	checkers map[string]*permission.Checker
@@ -281,6 +284,30 @@ type permissions struct {
 // forgets them.
 const PermissionsFile = "permissions.json"
 
+// MemoryKeyFile is the key that signs permissions.json, beside the user's
+// config.toml: only this user's agentlab can write a remembered decision
+// that a later run will use. "" when there is no user config directory.
+func MemoryKeyFile() string {
+	u := provider.UserConfigFile()
+	if u == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(u), "permissions.key")
+}
+
+// memoryScope keys the remembered decisions by the project: the directory
+// of the agentlab.toml in force, else the flow's directory.
+func memoryScope(baseDir, configFile string) permission.Scope {
+	root := baseDir
+	if configFile != "" {
+		root = filepath.Dir(configFile)
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return permission.Scope{Project: root, KeyFile: MemoryKeyFile()}
+}
+
 func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, error) {
 	p := &permissions{yes: ia.Yes, checkers: map[string]*permission.Checker{}, file: "agentlab.toml"}
 	p.prompter = ia.ToolPrompter
@@ -288,17 +315,17 @@ func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, erro
 		p.memFile = filepath.Join(dataDir, PermissionsFile)
 	}
 	p.mem = permission.NewMemory()
+	file := ""
+	if baseDir != "" {
+		file = provider.ProjectConfigFile(baseDir)
+	}
 	if p.memFile != "" {
-		mem, err := permission.LoadMemory(p.memFile)
+		mem, warning, err := permission.LoadMemory(p.memFile, memoryScope(baseDir, file))
 		if err != nil {
 			return nil, usage("%v", err)
 		}
-		p.mem = mem
+		p.mem, p.memWarning = mem, warning
 	}
-	if baseDir == "" {
-		return p, nil
-	}
-	file := provider.ProjectConfigFile(baseDir)
 	if file == "" {
 		return p, nil
 	}

@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"github.com/agentlab/agentlab/diag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,6 +34,10 @@ type setup struct {
 	mcp     []mcp.ServerSpec
 	ptc     func(title string, toolsets []string) sdk.Decision
 	sources *sources.DB // nil when the plan declares none
+	// warnings are what the run says once on stderr before any node runs
+	// (remembered decisions ignored, code running without isolation);
+	// they never stop it.
+	warnings diag.List
 }
 
 // close releases what prepare opened (the data sources' databases).
@@ -85,6 +90,9 @@ func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) 
 	}
 	if s.perm, err = newPermissions(dataDir, cp.BaseDir, ia); err != nil {
 		return nil, err
+	}
+	if w := s.perm.memWarning; w != "" {
+		s.warnings.Warnf(s.perm.memFile, diag.Pos{Line: 1, Col: 1}, CodePermMemory, "nothing to do: answer again at the prompt, or delete the file", "%s", w)
 	}
 	if s.mcp, err = selectMCP(cp.BaseDir, p); err != nil {
 		return nil, err

@@ -135,6 +135,9 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 			return nil, err
 		}
 		defer pre.close()
+		if len(pre.warnings) > 0 && o.Warn != nil {
+			o.Warn(pre.warnings)
+		}
 	}
 	if replace {
 		cp.Plan = o.PlanHash.String()

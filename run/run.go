@@ -204,6 +204,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer pre.close()
+	if len(pre.warnings) > 0 && o.Warn != nil {
+		o.Warn(pre.warnings)
+	}
 	id, err := RunID(o.Epoch, o.PlanHash, inputs, o.Seed, o.Provider, o.Model, o.Kind)
 	if err != nil {
 		return nil, err

@@ -327,9 +327,15 @@ func TestSharedConfig(t *testing.T) {
 // checker of a later run that loads the file decides the same exact calls
 // without asking.
 func TestMemoryFilePersists(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state", "permissions.json")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state", "permissions.json")
+	scope := Scope{Project: "/p", KeyFile: filepath.Join(dir, "key")}
+	mem, _, err := LoadMemory(path, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := &scripted{answers: []Answer{AnswerAlways, AnswerDenyAlways, AnswerYes}}
-	c := mustNew(t, Config{}, Options{Prompter: p, MemoryFile: path})
+	c := mustNew(t, Config{}, Options{Prompter: p, MemoryFile: path, Memory: mem})
 	ctx := context.Background()
 	for _, args := range []string{`{"n":1}`, `{"n":2}`, `{"n":3}`} {
 		d, err := c.Check(ctx, "t", json.RawMessage(args))
@@ -340,7 +346,7 @@ func TestMemoryFilePersists(t *testing.T) {
 			t.Errorf("%s: reason %q does not say where it is remembered", args, d.Reason)
 		}
 	}
-	m, err := LoadMemory(path)
+	m, _, err := LoadMemory(path, scope)
 	if err != nil {
 		t.Fatal(err)
 	}
