@@ -87,6 +87,7 @@ func (s *session) compileData(path string, data []byte, tier string, l *diag.Lis
 	f.checkRequiredMetrics()
 	f.checkStrings()
 	f.governance()
+	f.checkFlowAllows()
 	subs := f.subflows(s)
 	pre := f.preset()
 	if l.HasErrors() {

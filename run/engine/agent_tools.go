@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentlab/agentlab/run/permission"
 	"sort"
 	"strings"
 
@@ -285,12 +286,6 @@ func nodeRules(n *plan.Node) []PermissionRule {
 	return out
 }
 
-// FlowScopedTool reports whether a tool reaches only what the flow itself
-// declares — the query tool of one of its sources (read-only, guarded) or
-// run_code, whose every sub-call is checked on its own — so that a flow's
-// allow rule may hold for it where the operator's configuration says
-// nothing. Every other tool (files, the network, custom and MCP tools)
-// reaches the machine, and only the operator can open it.
-func FlowScopedTool(name string) bool {
-	return strings.HasPrefix(name, dbQueryPrefix) || name == "run_code"
-}
+// FlowScopedTool is permission.FlowScoped: whether a flow's own allow
+// rule may hold for a tool where no operator rule speaks.
+func FlowScopedTool(name string) bool { return permission.FlowScoped(name) }

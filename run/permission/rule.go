@@ -184,3 +184,29 @@ func (r *Rule) String() string {
 	}
 	return s
 }
+
+// FlowScoped reports whether a tool (or a tool pattern) reaches only what
+// the flow itself declares — the guarded, read-only query tools of its
+// own sources (db_query__…) and run_code, whose every sub-call is checked
+// on its own — so that a flow's allow rule may hold for it where no
+// operator rule speaks. Every other tool (files, the network, custom and
+// MCP tools) reaches the machine, and only the operator can open it.
+func FlowScoped(tool string) bool {
+	return strings.HasPrefix(tool, "db_query__") || tool == "run_code"
+}
+
+// Allows reports whether the operator's rules allow every call of tool
+// (a name or a pattern taken as written): the first rule without an
+// argument matcher whose pattern covers it says allow.
+func (c *Config) Allows(tool string) bool {
+	for i := range c.Rules {
+		r := c.Rules[i]
+		if r.Arg != nil {
+			continue
+		}
+		if globRegexp(r.Tool).MatchString(tool) {
+			return r.Decision == Allow
+		}
+	}
+	return false
+}
