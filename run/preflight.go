@@ -91,6 +91,7 @@ func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) 
 	if s.perm, err = newPermissions(dataDir, cp.BaseDir, ia); err != nil {
 		return nil, err
 	}
+	s.warnings = append(s.warnings, unisolatedWarning(cp.Source, p)...)
 	if w := s.perm.memWarning; w != "" {
 		s.warnings.Warnf(s.perm.memFile, diag.Pos{Line: 1, Col: 1}, CodePermMemory, "nothing to do: answer again at the prompt, or delete the file", "%s", w)
 	}

@@ -111,8 +111,9 @@ type Outcome struct {
 	// Tier is the issuance verdict of the contracted outputs
 	// (formal|degraded|withheld), "" when no output has a contract.
 	Tier string
-	// TierReasons says why Tier is not formal, one sentence each (nil when
-	// it is formal or there is no contract); issuance.json records both.
+	// TierReasons says why Tier is not formal, one sentence each, and
+	// that code ran without isolation when it did (nil when neither, or
+	// there is no contract); issuance.json records both.
 	TierReasons []string
 	// Report and Bundle are the paths of report.html and bundle.html once
 	// they are written (by the caller, after the seal).
