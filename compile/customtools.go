@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentlab/agentlab/compile/tmpl"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/run/tools"
 )
 
 // Custom tools are declared under the flow's top-level `tools:` and become
@@ -126,6 +127,14 @@ func (f *flow) checkCustomTools() {
 				default:
 					checkToolTemplate(s, at, declErr)
 				}
+			}
+			strs := make([]string, len(argv))
+			for i, a := range argv {
+				strs[i], _ = a.(string)
+			}
+			if i := tools.CodeTemplate(strs); i >= 0 {
+				declErr(cv.Items[i], "run a program file, or pass the argument after the program as a positional parameter ([sh, -c, 'grep -- \"$1\" notes.txt', sh, \"{{ args.q }}\"])",
+					"element %d is a program the shell or interpreter runs, and an argument fills it: whoever chooses the arguments could run anything", i)
 			}
 		}
 	}

@@ -144,3 +144,74 @@ func TestCustomCommand(t *testing.T) {
 		t.Errorf("failing command: %v", err)
 	}
 }
+
+// TestCustomHTTPHostileArguments is a model choosing the arguments of a
+// custom HTTP tool to climb the server's path or add query parameters:
+// ".." as a whole segment is refused, and an argument in a query the URL
+// template writes stays one value.
+func TestCustomHTTPHostileArguments(t *testing.T) {
+	got := make(chan string, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.URL.EscapedPath() + "?" + r.URL.RawQuery
+		fmt.Fprint(w, "ok")
+	}))
+	defer srv.Close()
+	ap := netip.MustParseAddrPort(srv.Listener.Addr().String())
+	f, _ := NewFetcher(FetchConfig{AllowNets: []netip.Prefix{netip.PrefixFrom(ap.Addr(), 32)}})
+	tool, err := NewCustom(CustomSpec{Name: "get_order", Effect: Read,
+		Params: map[string]any{"type": "object", "properties": map[string]any{"id": map[string]any{"type": "string"}, "q": map[string]any{"type": "string"}}},
+		HTTP:   &HTTPSpec{URL: "http://" + srv.Listener.Addr().String() + "/orders/{{ args.id }}/view?user=me&q={{ args.q }}"}},
+		CustomDeps{Fetcher: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"..", "."} {
+		if _, err := tool.Call(context.Background(), json.RawMessage(`{"id":"`+id+`","q":"x"}`)); err == nil || !strings.Contains(err.Error(), "climbs") {
+			t.Errorf("id %q: %v", id, err)
+		}
+	}
+	if _, err := tool.Call(context.Background(), json.RawMessage(`{"id":"A1","q":"x&admin=true"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "/orders/A1/view?user=me&q=x%26admin%3Dtrue" {
+		t.Errorf("server saw %s", s)
+	}
+}
+
+// TestCustomCommandHostileArguments is a model passing an option where a
+// read-only tool expects a value (`sort -o FILE` writes a file), and a
+// flow author templating a shell program: the option is refused before
+// the program starts, the shell template is refused at declaration.
+func TestCustomCommandHostileArguments(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/data.txt", []byte("b\na\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tool, err := NewCustom(CustomSpec{Name: "sorted", Effect: Read,
+		Params:  map[string]any{"type": "object", "properties": map[string]any{"file": map[string]any{"type": "string"}}},
+		Command: &CommandSpec{Argv: []string{"sort", "{{ args.file }}"}}}, CustomDeps{WorkDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tool.Call(context.Background(), json.RawMessage(`{"file":"-o/tmp/pwned"}`)); err == nil || !strings.Contains(err.Error(), "read as an option") {
+		t.Errorf("an option passed: %v", err)
+	}
+	if _, err := os.Stat(dir + "/pwned"); err == nil {
+		t.Error("the option ran")
+	}
+	for _, argv := range [][]string{
+		{"sh", "-c", "grep {{ args.q }} notes.txt"},
+		{"/bin/bash", "-ec", "{{ args.q }}"},
+		{"python3.11", "-c", "print({{ args.q }})"},
+		{"node", "--eval", "{{ args.q }}"},
+		{"env", "{{ args.q }}"},
+	} {
+		if _, err := NewCustom(CustomSpec{Name: "x", Command: &CommandSpec{Argv: argv}}, CustomDeps{WorkDir: dir}); err == nil || !strings.Contains(err.Error(), "positional parameter") {
+			t.Errorf("%q: %v", argv, err)
+		}
+	}
+	// The argument after the program is data: allowed.
+	if _, err := NewCustom(CustomSpec{Name: "x", Command: &CommandSpec{Argv: []string{"sh", "-c", `grep -- "$1" notes.txt`, "sh", "{{ args.q }}"}}}, CustomDeps{WorkDir: dir}); err != nil {
+		t.Errorf("positional parameter refused: %v", err)
+	}
+}
