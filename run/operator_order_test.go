@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentlab/agentlab/run/engine"
+	"github.com/agentlab/agentlab/run/permission"
 )
 
 // TestHostileFlowCannotReopenOperatorDeny is a flow written by someone
@@ -125,5 +126,41 @@ edges:
 	}
 	if d := decided["c5"]; d == nil || d["allowed"] != true || d["rule"] != "agentlab.toml permissions rule 2" {
 		t.Errorf("c5 (an allowed file): %v", d)
+	}
+}
+
+// TestURLDenyHoldsForEverySpelling is a model that respells a denied URL
+// (case, a trailing dot, the default port with a leading zero, "//",
+// "/./", "%61", localhost for 127.0.0.1, IPv4-mapped IPv6): the operator's
+// deny rule sees the URL as the fetcher requests it and holds each time.
+func TestURLDenyHoldsForEverySpelling(t *testing.T) {
+	p := &permissions{}
+	c, err := permission.New(permission.Config{Rules: []permission.Rule{
+		{Tool: "http_fetch", Arg: &permission.ArgMatcher{Path: "url", Glob: "https://internal.example.com/*"}, Decision: permission.Deny},
+		{Tool: "http_fetch", Arg: &permission.ArgMatcher{Path: "url", Glob: "http://127.0.0.1*"}, Decision: permission.Deny},
+		{Tool: "http_fetch", Decision: permission.Allow},
+	}}, permission.Options{Normalize: p.normalize})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{
+		"https://internal.example.com/admin",
+		"HTTPS://INTERNAL.example.com/admin",
+		"https://internal.example.com./admin",
+		"https://internal.example.com:0443/admin",
+		"https://internal.example.com//admin",
+		"https://internal.example.com/./admin",
+		"https://internal.example.com/%61dmin",
+		"http://localhost:8080/",
+		"http://[::ffff:127.0.0.1]/",
+	} {
+		args, _ := json.Marshal(map[string]string{"url": u})
+		d, err := c.Check(context.Background(), "http_fetch", args)
+		if err != nil || d.Allowed {
+			t.Errorf("%s passed the deny: %+v %v", u, d, err)
+		}
+	}
+	if d, _ := c.Check(context.Background(), "http_fetch", json.RawMessage(`{"url":"https://public.example.org/"}`)); !d.Allowed {
+		t.Errorf("an allowed URL was refused: %+v", d)
 	}
 }
