@@ -35,8 +35,8 @@ const (
 // projectTables are the tables read from the project's agentlab.toml, and
 // userTables those read from the user's config.toml.
 var (
-	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc"}
-	userTables    = []string{"mcp", "providers"}
+	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc", "secrets"}
+	userTables    = []string{"mcp", "providers", "secrets"}
 )
 
 // CheckConfigFile checks every table of a configuration file at once: the
@@ -102,6 +102,9 @@ func CheckConfigFile(file string, project bool) diag.List {
 		if _, l := tools.ParseFetchConfig(file, data); len(l) > 0 {
 			ds = append(ds, l...)
 		}
+	}
+	if _, l := tools.ParseSecretsConfig(file, data); len(l) > 0 {
+		ds = append(ds, l...)
 	}
 	if _, l := mcp.ParseConfig(file, data); len(l) > 0 {
 		ds = append(ds, l...)

@@ -68,7 +68,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 		closeAll()
 		return h, func() {}, err
 	}
-	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir); err != nil {
+	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir, s.secrets); err != nil {
 		closeAll()
 		return h, func() {}, err
 	}

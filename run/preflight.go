@@ -34,6 +34,8 @@ type setup struct {
 	mcp     []mcp.ServerSpec
 	ptc     func(title string, toolsets []string) sdk.Decision
 	sources *sources.DB // nil when the plan declares none
+	// secrets binds each secret a custom tool may send to its hosts.
+	secrets tools.SecretBindings
 	// warnings are what the run says once on stderr before any node runs
 	// (remembered decisions ignored, code running without isolation);
 	// they never stop it.
@@ -87,6 +89,9 @@ func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) 
 	}
 	if s.fetcher, err = tools.NewFetcher(fc); err != nil {
 		return nil, usage("http_fetch: %v", err)
+	}
+	if s.secrets, err = secretBindings(cp.BaseDir); err != nil {
+		return nil, err
 	}
 	if s.perm, err = newPermissions(dataDir, cp.BaseDir, ia); err != nil {
 		return nil, err

@@ -57,6 +57,10 @@ type CustomDeps struct {
 	// WorkDir is the working directory of command tools (under the run
 	// directory); Sandbox limits other than the timeout use the defaults.
 	WorkDir string
+	// SecretHosts binds each secret to the hosts it may be sent to (the
+	// operator's [secrets] tables). A secret it does not name is never
+	// sent.
+	SecretHosts SecretBindings
 }
 
 // DecodeCustom reads a declaration from its plan form; unknown keys are
@@ -202,6 +206,9 @@ func (t *customTool) callHTTP(ctx context.Context, args map[string]any) (*Result
 	if len(h.Headers) > 0 {
 		secrets := map[string]any{}
 		for _, m := range regexp.MustCompile(`secret\.([A-Za-z_][A-Za-z0-9_]*)`).FindAllStringSubmatch(strings.Join(mapValues(h.Headers), " "), -1) {
+			if err := t.deps.SecretHosts.sendable(m[1], u); err != nil {
+				return nil, refuse(t.spec.Name, CodeSecretHost, "bind the secret to the API's host in the operator's configuration: [secrets."+m[1]+"] hosts = [\"…\"]", "%v", err)
+			}
 			v, ok := t.deps.Secret(m[1])
 			if !ok {
 				return nil, refuse(t.spec.Name, CodeArgs, "set the environment variable "+m[1]+" (secrets are never written to the plan)", "secret %s is not set", m[1])
