@@ -36,7 +36,7 @@ const (
 // userTables those read from the user's config.toml.
 var (
 	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc", "secrets"}
-	userTables    = []string{"mcp", "providers", "secrets"}
+	userTables    = []string{"mcp", "providers", "secrets", "trust"}
 )
 
 // CheckConfigFile checks every table of a configuration file at once: the
@@ -100,6 +100,11 @@ func CheckConfigFile(file string, project bool) diag.List {
 			ds = append(ds, l...)
 		}
 		if _, l := tools.ParseFetchConfig(file, data); len(l) > 0 {
+			ds = append(ds, l...)
+		}
+	}
+	if !project {
+		if _, l := parseTrust(file, data); len(l) > 0 {
 			ds = append(ds, l...)
 		}
 	}

@@ -153,8 +153,8 @@ func fetchConfig(baseDir string) (tools.FetchConfig, error) {
 // explained.
 const EvMCPWarning = "mcp.warning"
 
-// selectMCP reads the MCP servers declared in agentlab.toml (the
-// project's nearest one over the user's config.toml) and picks those whose
+// selectMCP reads the MCP servers declared in the user's config.toml and
+// the project's nearest agentlab.toml (the user's entry of a name wins) and picks those whose
 // tools the plan names. The [mcp] tables are read only when the plan names
 // an MCP tool, so that a broken one cannot fail a run that does not need
 // it; a tool of a server no file declares is a usage error.
@@ -169,10 +169,12 @@ func selectMCP(baseDir string, p *plan.Plan) ([]mcp.ServerSpec, error) {
 	if !want {
 		return nil, nil
 	}
+	// The user's servers first: a project file cannot replace a server the
+	// user declared (and with it the program that runs and its tools).
 	files := []string{provider.UserConfigFile()}
 	if baseDir != "" {
 		if f := provider.ProjectConfigFile(baseDir); f != "" {
-			files = append([]string{f}, files...)
+			files = append(files, f)
 		}
 	}
 	var lists [][]mcp.ServerSpec

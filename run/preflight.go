@@ -75,6 +75,9 @@ func prepare(ctx context.Context, dataDir string, cp checkpoint, p *plan.Plan, i
 // the environment and the configuration files. It opens nothing that
 // needs closing.
 func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) (*setup, error) {
+	if err := CheckConfigTrust(cp.BaseDir); err != nil {
+		return nil, err
+	}
 	s := &setup{}
 	if v := strings.TrimSpace(os.Getenv(EnvMaxAgentSteps)); v != "" {
 		n, err := strconv.Atoi(v)

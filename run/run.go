@@ -190,6 +190,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, &UsageError{err}
 	}
 	baseDir := baseDirOf(o.Source)
+	if err := CheckConfigTrust(baseDir); err != nil {
+		return nil, err
+	}
 	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir})
 	if err != nil {
 		return nil, &UsageError{err}
