@@ -93,7 +93,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 
 // GateNode names the permission gate's model calls (a script provider
 // answers them under this id).
-const GateNode = "permission-gate"
+const GateNode = provider.PermissionGateNode
 
 // gateSystem tells the gate model what to judge.
 const gateSystem = "You are the permission gate of an automated agent. Judge one tool call from its tool name and arguments. " +
