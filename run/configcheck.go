@@ -36,7 +36,7 @@ const (
 // userTables those read from the user's config.toml.
 var (
 	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc", "secrets"}
-	userTables    = []string{"mcp", "providers", "secrets", "trust"}
+	userTables    = []string{"mcp", "permissions", "providers", "secrets", "trust"}
 )
 
 // CheckConfigFile checks every table of a configuration file at once: the
@@ -95,10 +95,10 @@ func CheckConfigFile(file string, project bool) diag.List {
 		}
 		ds.Warnf(file, topLevelPos(data, k), CodeConfigTable, fix, "table [%s] is not read from %s; it is ignored", k, where)
 	}
+	if _, l := permission.ParseConfig(file, data); len(l) > 0 {
+		ds = append(ds, l...)
+	}
 	if project {
-		if _, l := permission.ParseConfig(file, data); len(l) > 0 {
-			ds = append(ds, l...)
-		}
 		if _, l := tools.ParseFetchConfig(file, data); len(l) > 0 {
 			ds = append(ds, l...)
 		}

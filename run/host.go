@@ -275,6 +275,10 @@ type permissions struct {
 	prompter   permission.Prompter
 	yes        bool
 	ws         *tools.Workspace // the file tools' jail, for normalize; nil: none
+	// userRules and userModes are the [permissions] of the user's own
+	// config.toml: operator rules beside the project's (the stricter wins).
+	userRules []permission.Rule
+	userModes map[string]permission.Mode
 
 	mu       sync.Mutex
 	checkers map[string]*permission.Checker
@@ -328,18 +332,33 @@ func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, erro
 		}
 		p.mem, p.memWarning = mem, warning
 	}
-	if file == "" {
-		return p, nil
+	if u := provider.UserConfigFile(); u != "" {
+		cfg, ds := permission.LoadConfigFile(u)
+		if cfg == nil {
+			return nil, configError("[permissions]", ds)
+		}
+		p.userRules, p.userModes = cfg.Rules, cfg.Modes
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, usage("cannot read %s: %v", file, err)
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usage("cannot read %s: %v", file, err)
+		}
+		cfg, ds := permission.ParseConfig(file, data)
+		if cfg == nil {
+			return nil, configError("[permissions]", ds)
+		}
+		p.cfg, p.file = *cfg, file
 	}
-	cfg, ds := permission.ParseConfig(file, data)
-	if cfg == nil {
-		return nil, configError("[permissions]", ds)
+	// A mode the project does not set comes from the user's file.
+	for tool, m := range p.userModes {
+		if _, ok := p.cfg.Modes[tool]; !ok {
+			if p.cfg.Modes == nil {
+				p.cfg.Modes = map[string]permission.Mode{}
+			}
+			p.cfg.Modes[tool] = m
+		}
 	}
-	p.cfg, p.file = *cfg, file
 	return p, nil
 }
 
@@ -353,6 +372,8 @@ func (p *permissions) Decide(ctx context.Context, q engine.PermissionQuery) engi
 	out := engine.PermissionDecision{Allowed: d.Allowed && err == nil, By: d.Source, Sentence: d.Reason}
 	if n, ok := strings.CutPrefix(d.Source, permission.SourceFlowRule+" "); ok {
 		out.Rule = fmt.Sprintf("node %s permissions rule %s", q.Node, n)
+	} else if n, ok := strings.CutPrefix(d.Source, permission.SourceUserRule+" "); ok {
+		out.Rule = fmt.Sprintf("%s permissions rule %s", filepath.Base(provider.UserConfigFile()), n)
 	} else if n, ok := strings.CutPrefix(d.Source, "rule "); ok {
 		out.Rule = fmt.Sprintf("%s permissions rule %s", filepath.Base(p.file), n)
 	}
@@ -372,7 +393,7 @@ func (p *permissions) checker(q engine.PermissionQuery) (*permission.Checker, er
 		flow = append(flow, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
 	}
 	c, err := permission.New(p.cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes,
-		ConfigFile: p.file, MemoryFile: p.memFile, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize})
+		ConfigFile: p.file, MemoryFile: p.memFile, UserRules: p.userRules, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize})
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %v", q.Node, err)
 	}

@@ -39,8 +39,10 @@ const (
 	SourceCIRefused  = "ci-refused"
 	SourceYesFlag    = "yes-flag"
 	// SourceFlowRule prefixes the number of a flow (node) rule that
-	// decided: "flow rule 2". An operator rule is "rule N".
+	// decided: "flow rule 2". A rule of the project's configuration is
+	// "rule N", one of the user's configuration "user rule N".
 	SourceFlowRule = "flow rule"
+	SourceUserRule = "user rule"
 )
 
 // Options are the run-time parts of a checker.
@@ -55,6 +57,10 @@ type Options struct {
 	// at the prompt is remembered ("always", "deny always"), so that the
 	// decision holds in later runs too (see LoadMemory).
 	MemoryFile string
+	// UserRules are the [permissions] rules of the user's own config.toml:
+	// operator rules like Config.Rules, and whichever of the two files is
+	// stricter for a call decides (see Check).
+	UserRules []Rule
 	// FlowRules are the rules the flow brings (an agent node's
 	// `permissions`). They are checked after every operator rule and may
 	// only narrow: see Check.
@@ -93,6 +99,17 @@ func New(cfg Config, opt Options) (*Checker, error) {
 			return nil, fmt.Errorf("permissions rule %d: %w", i+1, err)
 		}
 		c.rules = append(c.rules, r)
+	}
+	c.opt.UserRules = append([]Rule(nil), opt.UserRules...)
+	for i, r := range opt.UserRules {
+		if r.Arg != nil {
+			m := *r.Arg
+			r.Arg = &m
+		}
+		if err := r.compile(); err != nil {
+			return nil, fmt.Errorf("user permissions rule %d: %w", i+1, err)
+		}
+		c.opt.UserRules[i] = r
 	}
 	for i, r := range opt.FlowRules {
 		if r.Arg != nil {
@@ -155,8 +172,7 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 	if c.opt.Normalize != nil {
 		decoded = c.opt.Normalize(tool, decoded)
 	}
-	op, opN := firstMatch(c.rules, tool, decoded)
-	opSrc := fmt.Sprintf("rule %d", opN)
+	op, opN, opSrc := c.operatorRule(tool, decoded)
 	if op != nil && op.Decision == Deny {
 		return Decision{false, opSrc, fmt.Sprintf("%s denies it (%s)", opSrc, op)}, nil
 	}
@@ -193,6 +209,26 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 		}
 	}
 	return c.ask(ctx, tool, args, key, why, askRule)
+}
+
+// operatorRule is the operator's rule for a call: the first matching rule
+// of the project's configuration and the first of the user's, whichever
+// is stricter (deny over ask over allow), so that neither file can widen
+// what the other closes. n is the rule's number in the project's rules (0
+// for a user rule), for the CI sentence that says where to add a rule.
+func (c *Checker) operatorRule(tool string, args any) (r *Rule, n int, src string) {
+	p, pn := firstMatch(c.rules, tool, args)
+	u, un := firstMatch(c.opt.UserRules, tool, args)
+	rank := func(r *Rule) int {
+		if r == nil {
+			return 0
+		}
+		return map[Verdict]int{Allow: 1, Ask: 2, Deny: 3}[r.Decision]
+	}
+	if rank(u) > rank(p) {
+		return u, 0, fmt.Sprintf("%s %d", SourceUserRule, un)
+	}
+	return p, pn, fmt.Sprintf("rule %d", pn)
 }
 
 // firstMatch returns the first rule of rules that applies and its

@@ -444,3 +444,32 @@ func TestNonStringArgumentsMatchedAsJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectCannotWidenUserDeny is a project agentlab.toml (or a planted
+// one the user trusted) that allows everything, against the user's own
+// deny: the stricter of the two files decides, whichever it is.
+func TestProjectCannotWidenUserDeny(t *testing.T) {
+	project := []Rule{{Tool: "*", Decision: Allow}}
+	user := []Rule{{Tool: "http_fetch", Arg: &ArgMatcher{Path: "url", Glob: "http://169.254.169.254/*"}, Decision: Deny}, {Tool: "mcp__*", Decision: Ask}}
+	c := mustNew(t, Config{Rules: project}, Options{UserRules: user})
+	tests := []struct {
+		tool, args string
+		allowed    bool
+		source     string
+	}{
+		{"http_fetch", `{"url":"http://169.254.169.254/latest"}`, false, "user rule 1"},
+		{"mcp__x__save", `{}`, false, SourceCIRefused},
+		{"file_read", `{"path":"a"}`, true, "rule 1"},
+	}
+	for _, tt := range tests {
+		d, err := c.Check(context.Background(), tt.tool, json.RawMessage(tt.args))
+		if err != nil || d.Allowed != tt.allowed || d.Source != tt.source {
+			t.Errorf("%s %s = %+v %v, want allowed=%v source=%s", tt.tool, tt.args, d, err, tt.allowed, tt.source)
+		}
+	}
+	// And the other way round: the project's deny holds over the user's allow.
+	c2 := mustNew(t, Config{Rules: []Rule{{Tool: "file_read", Decision: Deny}}}, Options{UserRules: []Rule{{Tool: "*", Decision: Allow}}})
+	if d, _ := c2.Check(context.Background(), "file_read", json.RawMessage(`{}`)); d.Allowed || d.Source != "rule 1" {
+		t.Errorf("project deny under a user allow: %+v", d)
+	}
+}
