@@ -35,8 +35,8 @@ const (
 // projectTables are the tables read from the project's agentlab.toml, and
 // userTables those read from the user's config.toml.
 var (
-	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc", "secrets"}
-	userTables    = []string{"mcp", "permissions", "providers", "secrets", "trust"}
+	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc", "sandbox", "secrets"}
+	userTables    = []string{"mcp", "permissions", "providers", "sandbox", "secrets", "trust"}
 )
 
 // CheckConfigFile checks every table of a configuration file at once: the
@@ -107,6 +107,9 @@ func CheckConfigFile(file string, project bool) diag.List {
 		if _, l := parseTrust(file, data); len(l) > 0 {
 			ds = append(ds, l...)
 		}
+	}
+	if _, l := parseSandboxTable(file, data); len(l) > 0 {
+		ds = append(ds, l...)
 	}
 	if _, l := tools.ParseSecretsConfig(file, data); len(l) > 0 {
 		ds = append(ds, l...)

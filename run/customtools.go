@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/sandbox"
 	"github.com/agentlab/agentlab/run/tools"
 )
 
@@ -18,7 +19,7 @@ import (
 // tools share the run's fetcher (SSRF guard and [http_fetch] allow-list);
 // command tools run in the sandbox in <work>/tools. A subflow declaring a
 // tool of the same name must declare it identically.
-func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, workDir string, secrets tools.SecretBindings) error {
+func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, workDir string, secrets tools.SecretBindings, backend sandbox.Backend) error {
 	decls := map[string]map[string]any{}
 	var collect func(p *plan.Plan) error
 	collect = func(p *plan.Plan) error {
@@ -63,7 +64,7 @@ func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, wo
 		if err != nil {
 			return usage("%v", err)
 		}
-		t, err := tools.NewCustom(spec, tools.CustomDeps{Fetcher: f, WorkDir: dir, SecretHosts: secrets})
+		t, err := tools.NewCustom(spec, tools.CustomDeps{Fetcher: f, WorkDir: dir, SecretHosts: secrets, Backend: backend})
 		if err != nil {
 			return usage("%v", err)
 		}

@@ -44,6 +44,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 			return t
 		},
 		MaxAgentSteps: s.maxSteps,
+		Sandbox:       s.sandbox,
 	}
 	closers := []func(){}
 	closeAll := func() {
@@ -68,7 +69,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 		closeAll()
 		return h, func() {}, err
 	}
-	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir, s.secrets); err != nil {
+	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir, s.secrets, s.sandbox); err != nil {
 		closeAll()
 		return h, func() {}, err
 	}

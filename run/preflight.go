@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/run/sandbox"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,6 +37,9 @@ type setup struct {
 	sources *sources.DB // nil when the plan declares none
 	// secrets binds each secret a custom tool may send to its hosts.
 	secrets tools.SecretBindings
+	// sandbox is the backend the operator's [sandbox] tables chose; ""
+	// leaves it to AGENTLAB_SANDBOX and detection.
+	sandbox sandbox.Backend
 	// warnings are what the run says once on stderr before any node runs
 	// (remembered decisions ignored, code running without isolation);
 	// they never stop it.
@@ -99,7 +103,10 @@ func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) 
 	if s.perm, err = newPermissions(dataDir, cp.BaseDir, ia); err != nil {
 		return nil, err
 	}
-	s.warnings = append(s.warnings, unisolatedWarning(cp.Source, p)...)
+	if s.sandbox, err = operatorSandbox(cp.BaseDir); err != nil {
+		return nil, err
+	}
+	s.warnings = append(s.warnings, unisolatedWarning(cp.Source, p, s.sandbox)...)
 	if w := s.perm.memWarning; w != "" {
 		s.warnings.Warnf(s.perm.memFile, diag.Pos{Line: 1, Col: 1}, CodePermMemory, "nothing to do: answer again at the prompt, or delete the file", "%s", w)
 	}

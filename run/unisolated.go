@@ -21,20 +21,27 @@ const CodeSandboxProcess = "W-SANDBOX-PROCESS"
 // unisolatedWarning returns that warning for p, or nothing when p runs no
 // code or the code will run in bwrap. It probes the sandbox (once per
 // process) only when p runs code.
-func unisolatedWarning(source string, p *plan.Plan) diag.List {
-	if !runsCode(p) {
+func unisolatedWarning(source string, p *plan.Plan, operator sandbox.Backend) diag.List {
+	if !runsCode(p) || operator == sandbox.Bwrap {
 		return nil
 	}
-	return unisolatedWarningFor(source, sandbox.Detect())
+	info := sandbox.Detect()
+	if operator == sandbox.Process {
+		info = sandbox.Info{Chosen: sandbox.Process, Forced: true, Reasons: info.Reasons}
+		return unisolatedWarningFor(source, info, "the operator's [sandbox] backend = \"process\" chose it")
+	}
+	return unisolatedWarningFor(source, info, "")
 }
 
 // unisolatedWarningFor is unisolatedWarning once the plan is known to run
 // code, for the sandbox info detected.
-func unisolatedWarningFor(source string, info sandbox.Info) diag.List {
+func unisolatedWarningFor(source string, info sandbox.Info, why string) diag.List {
 	if info.Chosen != sandbox.Process || info.Err != nil {
 		return nil
 	}
-	why := fmt.Sprintf("%s=process chose it", sandbox.EnvBackend)
+	if why == "" {
+		why = fmt.Sprintf("%s=process chose it", sandbox.EnvBackend)
+	}
 	if !info.Forced {
 		why = "bwrap does not work here: " + info.Reasons[sandbox.Bwrap]
 	}

@@ -61,6 +61,9 @@ type CustomDeps struct {
 	// operator's [secrets] tables). A secret it does not name is never
 	// sent.
 	SecretHosts SecretBindings
+	// Backend is the sandbox backend the operator chose for command tools;
+	// "" detects it (AGENTLAB_SANDBOX, else bwrap where it works).
+	Backend sandbox.Backend
 }
 
 // DecodeCustom reads a declaration from its plan form; unknown keys are
@@ -341,7 +344,7 @@ func (t *customTool) callCommand(ctx context.Context, args map[string]any) (*Res
 		}
 		argv[i] = s
 	}
-	spec := sandbox.Spec{Argv: argv, Dir: t.deps.WorkDir}
+	spec := sandbox.Spec{Argv: argv, Dir: t.deps.WorkDir, Backend: t.deps.Backend}
 	if c.TimeoutS > 0 {
 		spec.Timeout = time.Duration(c.TimeoutS) * time.Second
 	}
