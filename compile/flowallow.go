@@ -3,6 +3,7 @@ package compile
 import (
 	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/run/permission"
+	"github.com/agentlab/agentlab/run/provider"
 )
 
 // CodeFlowAllow is an agent node's permission rule that allows more than
@@ -16,16 +17,19 @@ const CodeFlowAllow = "W-PERM-FLOW-ALLOW"
 // that no allow rule of the nearest agentlab.toml covers. At run time such
 // a call is asked (and refused without a terminal), not allowed.
 func (f *flow) checkFlowAllows() {
-	var op *permission.Config
+	var op, user *permission.Config
 	file := ""
 	if f.dir != "" {
 		if file = fsutil.FindUp(f.dir, "agentlab.toml"); file != "" {
 			op, _ = permission.LoadConfigFile(file)
 		}
 	}
-	where := "no agentlab.toml above the flow opens it"
+	if u := provider.UserConfigFile(); u != "" {
+		user, _ = permission.LoadConfigFile(u)
+	}
+	where := "neither an agentlab.toml above the flow nor the user's config.toml allows it"
 	if file != "" {
-		where = "the nearest agentlab.toml does not allow it"
+		where = "the operator's configuration (the nearest agentlab.toml and the user's config.toml) does not allow it"
 	}
 	for _, n := range f.nodes {
 		if n.typ != "agent" {
@@ -40,7 +44,7 @@ func (f *flow) checkFlowAllows() {
 			if t == nil || a == nil || a.Str != "allow" || permission.FlowScoped(t.Str) {
 				continue
 			}
-			if op != nil && op.Allows(t.Str) {
+			if permission.OperatorAllows(op, user, t.Str) {
 				continue
 			}
 			f.l.Warnf(f.src.file, r.Pos(), CodeFlowAllow,

@@ -197,16 +197,38 @@ func FlowScoped(tool string) bool {
 
 // Allows reports whether the operator's rules allow every call of tool
 // (a name or a pattern taken as written): the first rule without an
-// argument matcher whose pattern covers it says allow.
+// argument matcher whose pattern covers it says allow. A nil Config
+// allows nothing.
 func (c *Config) Allows(tool string) bool {
+	return c.verdict(tool) == Allow
+}
+
+// verdict is the decision of the first rule without an argument matcher
+// that covers tool, "" when none does.
+func (c *Config) verdict(tool string) Verdict {
+	if c == nil {
+		return ""
+	}
 	for i := range c.Rules {
 		r := c.Rules[i]
 		if r.Arg != nil {
 			continue
 		}
 		if globRegexp(r.Tool).MatchString(tool) {
-			return r.Decision == Allow
+			return r.Decision
 		}
 	}
-	return false
+	return ""
+}
+
+// OperatorAllows reports whether the operator allows every call of tool
+// when the project's and the user's rules are both in force: one of them
+// allows it and neither asks or denies (the stricter decides, as in
+// Checker.Check).
+func OperatorAllows(project, user *Config, tool string) bool {
+	p, u := project.verdict(tool), user.verdict(tool)
+	if p == Deny || u == Deny || p == Ask || u == Ask {
+		return false
+	}
+	return p == Allow || u == Allow
 }
