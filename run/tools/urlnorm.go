@@ -22,7 +22,10 @@ func NormalizeURL(raw string) string {
 		return raw
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	host := strings.TrimRight(strings.ToLower(u.Hostname()), ".")
+	if host == "" {
+		return raw // the fetcher refuses it
+	}
 	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
 		host = "127.0.0.1"
 	}

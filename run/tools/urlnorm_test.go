@@ -32,3 +32,18 @@ func TestNormalizeURLAttackerSpellings(t *testing.T) {
 		}
 	}
 }
+
+// FuzzNormalizeURL: any text normalises without a panic, and normalising
+// twice changes nothing (a rule sees one spelling, however the model
+// wrote it).
+func FuzzNormalizeURL(f *testing.F) {
+	for _, s := range []string{"https://Internal.EXAMPLE.com.:0443//./%61dmin/../x?q=%7e", "http://[::ffff:127.0.0.1]/", "http://localhost/a/./b/../c/", "https://a.example", "mailto:x", "%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		once := NormalizeURL(s)
+		if twice := NormalizeURL(once); twice != once {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, once, twice)
+		}
+	})
+}
