@@ -17,7 +17,7 @@ import (
 // force decides — the project's agentlab.toml (project true) or the user's
 // config.toml — for `agentlab doctor`: whether it is trusted, its
 // permission rules, fetch ranges, MCP servers, provider base URLs, secret
-// bindings and trusted directories. A table that cannot be read is left
+// bindings, sandbox backend and trusted directories. A table that cannot be read is left
 // to CheckConfigFile, which reports it.
 func DescribeConfigFile(file string, project bool) []string {
 	data, err := os.ReadFile(file)
@@ -71,6 +71,9 @@ func DescribeConfigFile(file string, project bool) []string {
 				out = append(out, line)
 			}
 		}
+	}
+	if b, ds := parseSandboxTable(file, data); !ds.HasErrors() && b != "" {
+		out = append(out, fmt.Sprintf("sandbox backend %s (AGENTLAB_SANDBOX wins; of the user's and the project's tables, the stricter)", b))
 	}
 	if b, ds := tools.ParseSecretsConfig(file, data); !ds.HasErrors() && len(b) > 0 {
 		names := make([]string, 0, len(b))
