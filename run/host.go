@@ -261,9 +261,11 @@ func planToolNames(p *plan.Plan) []string {
 	return out
 }
 
-// permissions adapts run/permission to the engine: one checker per agent
-// node (its own `permissions` rules first, then the project's), sharing
-// one memory of remembered exact-call decisions.
+// permissions adapts run/permission to the engine: one checker per node
+// (the operator's rules — the project's agentlab.toml and the user's
+// config.toml — with the node's own `permissions` as flow rules that may
+// only narrow them), sharing one memory of remembered exact-call
+// decisions.
 type permissions struct {
 	cfg     permission.Config
 	file    string
