@@ -39,16 +39,19 @@ func unisolatedWarningFor(source string, info sandbox.Info, why string) diag.Lis
 	if info.Chosen != sandbox.Process || info.Err != nil {
 		return nil
 	}
-	if why == "" {
-		why = fmt.Sprintf("%s=process chose it", sandbox.EnvBackend)
-	}
-	if !info.Forced {
+	fix := fmt.Sprintf("unset %s (or set it to bwrap) to isolate the code, or run only flows you trust", sandbox.EnvBackend)
+	switch {
+	case !info.Forced:
 		why = "bwrap does not work here: " + info.Reasons[sandbox.Bwrap]
+		fix = "install bubblewrap (apt-get install bubblewrap) and allow user namespaces, or run only flows you trust"
+	case why == "":
+		why = fmt.Sprintf("%s=process chose it", sandbox.EnvBackend)
+	default:
+		fix = `set [sandbox] backend = "bwrap" (or remove the table) to isolate the code, or run only flows you trust`
 	}
 	var l diag.List
-	l.Warnf(source, diag.Pos{Line: 1, Col: 1}, CodeSandboxProcess,
-		"install bubblewrap (apt-get install bubblewrap) and allow user namespaces, or run only flows you trust",
-		"this flow runs code, and the sandbox is process — NO ISOLATION (%s): the code can read the user's files and use the network; the run records it in the tier reasons", why)
+	l.Warnf(source, diag.Pos{Line: 1, Col: 1}, CodeSandboxProcess, fix,
+		"this flow runs code, and the sandbox is process — NO ISOLATION (%s): the code can read the user's files and use the network; the tier reasons of contracted outputs record it", why)
 	return l
 }
 
