@@ -41,12 +41,17 @@ func (e *UntrustedConfigError) Error() string {
 }
 
 // CheckConfigTrust refuses the agentlab.toml nearest baseDir (the one
-// every reader of the project file uses) when another user could have
-// written it and the user has not trusted its directory. No file, or a
-// file of the user's own that only they can write, passes.
+// every reader of the project file uses; the working directory's without
+// one) when another user could have written it and the user has not
+// trusted its directory. No file, or a file of the user's own that only
+// they can write, passes.
 func CheckConfigTrust(baseDir string) error {
 	if baseDir == "" {
-		return nil
+		// Without a flow file the provider reads the working directory's.
+		baseDir, _ = os.Getwd()
+		if baseDir == "" {
+			return nil
+		}
 	}
 	file := provider.ProjectConfigFile(baseDir)
 	if file == "" {
