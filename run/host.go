@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -278,6 +279,9 @@ type permissions struct {
 	prompter   permission.Prompter
 	yes        bool
 	ws         *tools.Workspace // the file tools' jail, for normalize; nil: none
+	// resolve looks host names up as the fetcher does, for aliases; nil:
+	// URLs have no aliases.
+	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
 	// userRules and userModes are the [permissions] of the user's own
 	// config.toml: operator rules beside the project's (the stricter wins).
 	userRules []permission.Rule
@@ -396,7 +400,7 @@ func (p *permissions) checker(q engine.PermissionQuery) (*permission.Checker, er
 		flow = append(flow, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
 	}
 	c, err := permission.New(p.cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes,
-		ConfigFile: p.file, MemoryFile: p.memFile, UserRules: p.userRules, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize})
+		ConfigFile: p.file, MemoryFile: p.memFile, UserRules: p.userRules, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize, Aliases: p.aliases})
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %v", q.Node, err)
 	}

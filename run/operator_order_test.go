@@ -3,6 +3,8 @@ package run
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -162,5 +164,47 @@ func TestURLDenyHoldsForEverySpelling(t *testing.T) {
 	}
 	if d, _ := c.Check(context.Background(), "http_fetch", json.RawMessage(`{"url":"https://public.example.org/"}`)); !d.Allowed {
 		t.Errorf("an allowed URL was refused: %+v", d)
+	}
+}
+
+// TestURLDenyByAddressHoldsForNames is a model that reaches a denied
+// address through a host name pointing at it: deny rules see the URL with
+// the name resolved the way the fetcher resolves it; an allow written for
+// the address never opens the name.
+func TestURLDenyByAddressHoldsForNames(t *testing.T) {
+	p := &permissions{resolve: func(_ context.Context, host string) ([]netip.Addr, error) {
+		if host == "sneaky.example" {
+			return []netip.Addr{netip.MustParseAddr("198.51.100.20"), netip.MustParseAddr("203.0.113.7")}, nil
+		}
+		return nil, fmt.Errorf("no such host %s", host)
+	}}
+	check := func(rules []permission.Rule, u string) permission.Decision {
+		t.Helper()
+		c, err := permission.New(permission.Config{Rules: rules}, permission.Options{Normalize: p.normalize, Aliases: p.aliases})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args, _ := json.Marshal(map[string]string{"url": u})
+		d, err := c.Check(context.Background(), "http_fetch", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	deny := []permission.Rule{
+		{Tool: "http_fetch", Arg: &permission.ArgMatcher{Path: "url", Glob: "https://203.0.113.7/*"}, Decision: permission.Deny},
+		{Tool: "http_fetch", Decision: permission.Allow},
+	}
+	for _, u := range []string{"https://sneaky.example/x", "https://SNEAKY.example./x", "https://203.0.113.7/x"} {
+		if d := check(deny, u); d.Allowed || d.Source != "rule 1" {
+			t.Errorf("%s passed the deny: %+v", u, d)
+		}
+	}
+	if d := check(deny, "https://other.example/x"); !d.Allowed {
+		t.Errorf("a name that does not resolve there was refused: %+v", d)
+	}
+	allowByAddr := []permission.Rule{{Tool: "http_fetch", Arg: &permission.ArgMatcher{Path: "url", Glob: "https://203.0.113.7/*"}, Decision: permission.Allow}}
+	if d := check(allowByAddr, "https://sneaky.example/x"); d.Allowed {
+		t.Errorf("an allow for an address opened a name: %+v", d)
 	}
 }

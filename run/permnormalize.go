@@ -1,7 +1,11 @@
 package run
 
 import (
+	"context"
+	"net/netip"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/agentlab/agentlab/run/tools"
 )
@@ -43,5 +47,48 @@ func withArg(m map[string]any, key string, v any) map[string]any {
 		out[k] = x
 	}
 	out[key] = v
+	return out
+}
+
+// resolveTimeout bounds the lookup of a URL's host for the rules.
+const resolveTimeout = 2 * time.Second
+
+// aliases gives deny and ask rules the URL of an http_fetch call with its
+// host name replaced by each address it resolves to, looked up the way the
+// fetcher will (its resolver), so that a rule written for an address also
+// holds for a name that points there. A name that does not resolve has no
+// aliases (the fetcher refuses it).
+func (p *permissions) aliases(tool string, args any) []any {
+	m, ok := args.(map[string]any)
+	if tool != "http_fetch" || !ok || p.resolve == nil {
+		return nil
+	}
+	s, _ := m["url"].(string)
+	u, err := url.Parse(s)
+	if err != nil || u.Hostname() == "" {
+		return nil
+	}
+	if _, err := netip.ParseAddr(u.Hostname()); err == nil {
+		return nil // already an address
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), resolveTimeout)
+	defer cancel()
+	addrs, err := p.resolve(ctx, u.Hostname())
+	if err != nil {
+		return nil
+	}
+	var out []any
+	for _, a := range addrs {
+		host := a.Unmap().String()
+		if a.Unmap().Is6() {
+			host = "[" + host + "]"
+		}
+		if port := u.Port(); port != "" {
+			host += ":" + port
+		}
+		v := *u
+		v.Host = host
+		out = append(out, withArg(m, "url", tools.NormalizeURL(v.String())))
+	}
 	return out
 }

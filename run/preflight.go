@@ -103,6 +103,7 @@ func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) 
 	if s.perm, err = newPermissions(dataDir, cp.BaseDir, ia); err != nil {
 		return nil, err
 	}
+	s.perm.resolve = s.fetcher.Resolve
 	if s.sandbox, err = operatorSandbox(cp.BaseDir); err != nil {
 		return nil, err
 	}

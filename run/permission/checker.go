@@ -75,6 +75,11 @@ type Options struct {
 	// requests it) before rules match them. nil: rules see the arguments
 	// as given.
 	Normalize func(tool string, args any) any
+	// Aliases returns other spellings of the same call (a URL with its
+	// host name replaced by each address it resolves to), which deny and
+	// ask rules also match — never allow rules, so an alias can only
+	// narrow. nil: none.
+	Aliases func(tool string, args any) []any
 }
 
 // Checker decides tool calls. It is safe for concurrent use.
@@ -172,7 +177,11 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 	if c.opt.Normalize != nil {
 		decoded = c.opt.Normalize(tool, decoded)
 	}
-	op, opN, opSrc := c.operatorRule(tool, decoded)
+	var aliases []any
+	if c.opt.Aliases != nil {
+		aliases = c.opt.Aliases(tool, decoded)
+	}
+	op, opN, opSrc := c.operatorRule(tool, decoded, aliases)
 	if op != nil && op.Decision == Deny {
 		return Decision{false, opSrc, fmt.Sprintf("%s denies it (%s)", opSrc, op)}, nil
 	}
@@ -182,7 +191,7 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 	case Allow:
 		return Decision{true, SourceRemembered, fmt.Sprintf("this exact call of %s was allowed always before", tool)}, nil
 	}
-	fl, flN := firstMatch(c.opt.FlowRules, tool, decoded)
+	fl, flN := firstMatch(c.opt.FlowRules, tool, decoded, aliases)
 	flSrc := fmt.Sprintf("%s %d", SourceFlowRule, flN)
 	if fl != nil && fl.Decision == Deny {
 		return Decision{false, flSrc, fmt.Sprintf("%s denies it (%s)", flSrc, fl.flowString())}, nil
@@ -216,9 +225,9 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 // is stricter (deny over ask over allow), so that neither file can widen
 // what the other closes. n is the rule's number in the project's rules (0
 // for a user rule), for the CI sentence that says where to add a rule.
-func (c *Checker) operatorRule(tool string, args any) (r *Rule, n int, src string) {
-	p, pn := firstMatch(c.rules, tool, args)
-	u, un := firstMatch(c.opt.UserRules, tool, args)
+func (c *Checker) operatorRule(tool string, args any, aliases []any) (r *Rule, n int, src string) {
+	p, pn := firstMatch(c.rules, tool, args, aliases)
+	u, un := firstMatch(c.opt.UserRules, tool, args, aliases)
 	rank := func(r *Rule) int {
 		if r == nil {
 			return 0
@@ -232,11 +241,20 @@ func (c *Checker) operatorRule(tool string, args any) (r *Rule, n int, src strin
 }
 
 // firstMatch returns the first rule of rules that applies and its
-// 1-based number, or nil, 0.
-func firstMatch(rules []Rule, tool string, args any) (*Rule, int) {
+// 1-based number, or nil, 0. A deny or ask rule also applies when it
+// matches one of the aliases.
+func firstMatch(rules []Rule, tool string, args any, aliases []any) (*Rule, int) {
 	for i := range rules {
-		if rules[i].matches(tool, args) {
-			return &rules[i], i + 1
+		r := &rules[i]
+		if r.matches(tool, args) {
+			return r, i + 1
+		}
+		if r.Decision != Allow {
+			for _, a := range aliases {
+				if r.matches(tool, a) {
+					return r, i + 1
+				}
+			}
 		}
 	}
 	return nil, 0

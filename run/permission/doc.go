@@ -18,8 +18,9 @@
 //
 // Rules see the arguments as the tool will act on them
 // (Options.Normalize: a path as the workspace jail resolves it, a URL as
-// the fetcher requests it); a non-string argument is matched on its JSON
-// text. Within one file, order matters — put the strictest rules first: a
+// the fetcher requests it), and deny and ask rules also see the other
+// spellings Options.Aliases gives (a URL with its host resolved); a
+// non-string argument is matched on its JSON text. Within one file, order matters — put the strictest rules first: a
 // broad allow placed before a narrow deny makes the deny unreachable.
 //
 // "Ask" is settled by the tool's approval mode: "always" allows without
