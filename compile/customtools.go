@@ -3,6 +3,7 @@ package compile
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"sort"
@@ -12,6 +13,9 @@ import (
 
 	"github.com/agentlab/agentlab/compile/tmpl"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/tools"
 )
 
 // Custom tools are declared under the flow's top-level `tools:` and become
@@ -127,6 +131,14 @@ func (f *flow) checkCustomTools() {
 					checkToolTemplate(s, at, declErr)
 				}
 			}
+			strs := make([]string, len(argv))
+			for i, a := range argv {
+				strs[i], _ = a.(string)
+			}
+			if i := tools.CodeTemplate(strs); i >= 0 {
+				declErr(cv.Items[i], "run a program file, or pass the argument after the program as a positional parameter ([sh, -c, 'grep -- \"$1\" notes.txt', sh, \"{{ args.q }}\"])",
+					"element %d is a program the shell or interpreter runs, and an argument fills it: whoever chooses the arguments could run anything", i)
+			}
 		}
 	}
 }
@@ -171,6 +183,9 @@ func (f *flow) checkHTTPTool(name string, h map[string]any, hv *V, declErr func(
 				declErr(at, "pass secrets in headers, as {{ secret.NAME }}; queries are recorded as evidence", "secrets may appear in headers only")
 			default:
 				checkToolTemplate(s, at, declErr)
+				if key == "headers" {
+					f.checkSecretBound(s, host, at)
+				}
 			}
 		}
 	}
@@ -178,6 +193,39 @@ func (f *flow) checkHTTPTool(name string, h map[string]any, hv *V, declErr func(
 		raw, _ := json.Marshal(b)
 		if toolSecretRef.Match(raw) {
 			declErr(hv.Get("body"), "pass secrets in headers, as {{ secret.NAME }}; bodies are recorded as evidence", "secrets may appear in headers only")
+		}
+	}
+}
+
+// CodeToolSecret is a {{ secret.NAME }} the operator's configuration does
+// not bind to the tool's host.
+const CodeToolSecret = "E-SCHEMA-TOOL-SECRET"
+
+// secretName finds the names of {{ secret.NAME }} references.
+var secretName = regexp.MustCompile(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
+
+// checkSecretBound reports each secret of a header template that the
+// operator's [secrets] tables (the user's config.toml, the nearest
+// agentlab.toml) do not bind to host: the run would refuse to send it.
+func (f *flow) checkSecretBound(s, host string, at *V) {
+	if !strings.Contains(s, "secret.") {
+		return
+	}
+	if f.secretHosts == nil {
+		files := []string{provider.UserConfigFile()}
+		if f.dir != "" {
+			files = append(files, fsutil.FindUp(f.dir, "agentlab.toml"))
+		}
+		f.secretHosts, _ = tools.LoadSecretBindings(files...)
+	}
+	for _, m := range secretName.FindAllStringSubmatch(s, -1) {
+		hosts, ok := f.secretHosts[m[1]]
+		fix := fmt.Sprintf("bind it in agentlab.toml or the user config: [secrets.%s] hosts = [%q]", m[1], host)
+		switch {
+		case !ok:
+			f.dec.errf(at, CodeToolSecret, fix, "secret %s is bound to no host by the operator's configuration; the run would never send it", m[1])
+		case !tools.HostMatches(hosts, "https://"+host+"/") && !tools.HostMatches(hosts, "http://"+host+"/"):
+			f.dec.errf(at, CodeToolSecret, fix, "secret %s may be sent only to %s, not to %s", m[1], strings.Join(hosts, ", "), host)
 		}
 	}
 }

@@ -61,6 +61,9 @@ func lintString(t *testing.T, src string) diag.List {
 func TestCustomToolsGood(t *testing.T) {
 	src := toolsFlow(goodTools, "lookup, stamp", "refund")
 	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "agentlab.toml"), []byte("[secrets.SHOP_TOKEN]\nhosts = [\"api.example.com\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(dir, "flow.yml")
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -148,6 +151,9 @@ func TestCustomToolsBad(t *testing.T) {
 		{"bad template", httpTool("      url: \"https://a.example/{{ args.id \"\n"), "file_read", "file_list", "E-SCHEMA-TOOL-DECL", "7:12", "template"},
 		{"templated program", tool("    command: [\"{{ args.p }}\", x]\n"), "file_read", "file_list", "E-SCHEMA-TOOL-DECL", "6:15", "must be literal"},
 		{"secret in argv", tool("    command: [curl, \"{{ secret.T }}\"]\n"), "file_read", "file_list", "E-SCHEMA-TOOL-DECL", "6:21", "may not appear"},
+		{"shell template", tool("    command: [sh, -c, \"grep {{ args.q }} notes.txt\"]\n"), "file_read", "file_list", "E-SCHEMA-TOOL-DECL", "6:23", "shell or interpreter runs"},
+		{"interpreter template", tool("    command: [python3, -c, \"{{ args.code }}\"]\n"), "file_read", "file_list", "E-SCHEMA-TOOL-DECL", "6:28", "shell or interpreter runs"},
+		{"unbound secret", httpTool("      url: https://a.example/\n      headers: {X-K: \"{{ secret.OPENAI_API_KEY }}\"}\n"), "file_read", "file_list", "E-SCHEMA-TOOL-SECRET", "8:22", "bound to no host"},
 		{"empty command", tool("    command: []\n"), "file_read", "file_list", "E-SCHEMA-TOOL-DECL", "6:14", "command is empty"},
 		{"timeout on http", tool("    timeout_s: 3\n    http: {url: https://a.example/}\n"), "file_read", "file_list", "E-SCHEMA-EXCLUSIVE", "6:5", "command tools"},
 		{"args not schema", tool("    args: {type: object, properties: {n: {type: 7}}}\n    command: [ls]\n"), "file_read", "file_list", "E-SCHEMA-TOOL-DECL", "6:11", "not a valid JSON Schema"},

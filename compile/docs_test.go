@@ -30,7 +30,8 @@ func TestLanguageDocExamples(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
 		os.WriteFile(filepath.Join(dir, f), b, 0o644)
 	}
-	os.WriteFile(filepath.Join(dir, "agentlab.toml"), nil, 0o644)
+	// The operator's configuration the examples assume (language.md shows it).
+	os.WriteFile(filepath.Join(dir, "agentlab.toml"), []byte("[secrets.SHOP_TOKEN]\nhosts = [\"shop.example.com\"]\n"), 0o644)
 	for i, b := range blocks {
 		src := b[1]
 		var path, kind string

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"github.com/agentlab/agentlab/run/tools"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,12 +14,15 @@ import (
 // flow is one flow file after decoding: its top-level fields, every node
 // (loop bodies included, each node in exactly one graph) and the graphs.
 type flow struct {
-	path string // as given
-	dir  string // directory of the file
-	src  *source
-	root *V
-	l    *diag.List
-	dec  *decoder
+	// secretHosts are the operator's [secrets] bindings, read when a
+	// custom tool's header first names a secret.
+	secretHosts tools.SecretBindings
+	path        string // as given
+	dir         string // directory of the file
+	src         *source
+	root        *V
+	l           *diag.List
+	dec         *decoder
 
 	top    map[string]any
 	nodes  []*nodeInfo

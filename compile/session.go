@@ -88,6 +88,7 @@ func (s *session) compileData(path string, data []byte, tier string, l *diag.Lis
 	f.checkRequiredMetrics()
 	f.checkStrings()
 	f.governance()
+	f.checkFlowAllows()
 	pre := f.preset()
 	if l.HasErrors() {
 		return nil

@@ -108,6 +108,7 @@ func (f *flow) preset() plan.Preset {
 		}
 		*f.l = append(*f.l, d)
 	}
+	f.checkPresetSandbox(p, at)
 	return p
 }
 
@@ -183,4 +184,41 @@ func (f *flow) liftSources(n *nodeInfo, sp *plan.Plan) {
 func sameSource(a, b plan.Source) bool {
 	return a.Kind == b.Kind && filepath.Clean(a.Path) == filepath.Clean(b.Path) && a.Table == b.Table &&
 		a.RowCap == b.RowCap && strings.Join(a.MaskColumns, ",") == strings.Join(b.MaskColumns, ",")
+}
+
+// CodePresetSandbox is a preset whose sandbox row asks for the process
+// backend in a flow that runs code: the backend is the operator's, and a
+// preset may only ask for the stricter bwrap, so the row is not followed.
+const CodePresetSandbox = "W-PRESET-SANDBOX"
+
+// checkPresetSandbox warns when the preset asks for sandbox process and
+// the flow runs code (a code node, a command tool, an agent in code mode).
+func (f *flow) checkPresetSandbox(p plan.Preset, at *V) {
+	a := presets.Effective(p.Rows)
+	if a.Sandbox != "process" {
+		return
+	}
+	runs := false
+	for _, n := range f.nodes {
+		if n.typ == "code" || (n.typ == "agent" && (a.Presentation != presets.PresentNative || n.str("presentation") == presets.PresentPTC || n.str("presentation") == presets.PresentBoth)) {
+			runs = true
+		}
+	}
+	if tools, ok := f.top["tools"].(map[string]any); ok {
+		for _, t := range tools {
+			if m, ok := t.(map[string]any); ok && m["command"] != nil {
+				runs = true
+			}
+		}
+	}
+	if !runs {
+		return
+	}
+	pos := diag.Pos{Line: 1, Col: 1}
+	if at != nil {
+		pos = at.Pos()
+	}
+	f.l.Warnf(f.src.file, pos, CodePresetSandbox,
+		"nothing to do to stay safe; to pin the backend for byte-identical seals, set AGENTLAB_SANDBOX or ask the preset for bwrap",
+		"preset %q asks for sandbox backend process, but the sandbox is the operator's: a preset may only ask for the stricter bwrap, so this flow's code runs in the backend AGENTLAB_SANDBOX (or the machine) chooses", p.Name)
 }

@@ -26,13 +26,17 @@ const (
 	// CodeConfigTable is a top-level table no reader of that file knows
 	// (usually a misspelt [permissions]); it is ignored.
 	CodeConfigTable = "W-CONFIG-TABLE"
+	// CodePermMemory is a permissions.json whose remembered decisions are
+	// not used: its signature does not match (edited by hand, or not
+	// written by this user's agentlab) or it is in an older form.
+	CodePermMemory = "W-PERM-MEMORY"
 )
 
 // projectTables are the tables read from the project's agentlab.toml, and
 // userTables those read from the user's config.toml.
 var (
-	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc"}
-	userTables    = []string{"mcp", "providers"}
+	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc", "sandbox", "secrets"}
+	userTables    = []string{"mcp", "permissions", "providers", "sandbox", "secrets", "trust"}
 )
 
 // CheckConfigFile checks every table of a configuration file at once: the
@@ -91,13 +95,24 @@ func CheckConfigFile(file string, project bool) diag.List {
 		}
 		ds.Warnf(file, topLevelPos(data, k), CodeConfigTable, fix, "table [%s] is not read from %s; it is ignored", k, where)
 	}
+	if _, l := permission.ParseConfig(file, data); len(l) > 0 {
+		ds = append(ds, l...)
+	}
 	if project {
-		if _, l := permission.ParseConfig(file, data); len(l) > 0 {
-			ds = append(ds, l...)
-		}
 		if _, l := tools.ParseFetchConfig(file, data); len(l) > 0 {
 			ds = append(ds, l...)
 		}
+	}
+	if !project {
+		if _, l := parseTrust(file, data); len(l) > 0 {
+			ds = append(ds, l...)
+		}
+	}
+	if _, l := parseSandboxTable(file, data); len(l) > 0 {
+		ds = append(ds, l...)
+	}
+	if _, l := tools.ParseSecretsConfig(file, data); len(l) > 0 {
+		ds = append(ds, l...)
 	}
 	if _, l := mcp.ParseConfig(file, data); len(l) > 0 {
 		ds = append(ds, l...)

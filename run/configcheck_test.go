@@ -22,7 +22,8 @@ func TestCheckConfigFile(t *testing.T) {
 		{"misspelt table", "\n[[permision.rules]]\ntool = \"a\"\ndecision = \"allow\"\n", true, []string{"2:1: warning W-CONFIG-TABLE"}},
 		{"top-level key", "verbose = true\n[permissions]\n", true, []string{"1:1: warning W-CONFIG-TABLE"}},
 		{"secret in project", "[providers.openai]\napi_key = \"sk-1\"\n", true, []string{"2:1: warning W-PROVCFG-SECRET"}},
-		{"user file: no secret warning, permissions not read", "[providers.openai]\napi_key = \"sk-1\"\n[permissions]\ngate_timeout_s = 0\n", false, []string{"3:1: warning W-CONFIG-TABLE"}},
+		{"user file: no secret warning, permissions read", "[providers.openai]\napi_key = \"sk-1\"\n[permissions]\ngate_timeout_s = 0\n", false, []string{"4:1: error E-PERM-CONFIG"}},
+		{"user file: http_fetch not read", "[http_fetch]\nallow = [\"a.example\"]\n", false, []string{"1:1: warning W-CONFIG-TABLE"}},
 		{"user file mcp checked", "[[mcp.servers]]\nname = \"Bad Name\"\ncommand = [\"x\"]\n", false, []string{"E-MCP-SERVER"}},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,8 @@ import (
 	"sort"
 
 	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run/provider"
+	"github.com/agentlab/agentlab/run/sandbox"
 	"github.com/agentlab/agentlab/run/tools"
 )
 
@@ -17,7 +19,7 @@ import (
 // tools share the run's fetcher (SSRF guard and [http_fetch] allow-list);
 // command tools run in the sandbox in <work>/tools. A subflow declaring a
 // tool of the same name must declare it identically.
-func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, workDir string) error {
+func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, workDir string, secrets tools.SecretBindings, backend sandbox.Backend) error {
 	decls := map[string]map[string]any{}
 	var collect func(p *plan.Plan) error
 	collect = func(p *plan.Plan) error {
@@ -62,7 +64,7 @@ func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, wo
 		if err != nil {
 			return usage("%v", err)
 		}
-		t, err := tools.NewCustom(spec, tools.CustomDeps{Fetcher: f, WorkDir: dir})
+		t, err := tools.NewCustom(spec, tools.CustomDeps{Fetcher: f, WorkDir: dir, SecretHosts: secrets, Backend: backend})
 		if err != nil {
 			return usage("%v", err)
 		}
@@ -71,4 +73,19 @@ func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, wo
 		}
 	}
 	return nil
+}
+
+// secretBindings reads the [secrets] tables of the user's config.toml and
+// of the agentlab.toml nearest the flow; the user's binding of a secret
+// wins, so a project file cannot send the user's secret elsewhere.
+func secretBindings(baseDir string) (tools.SecretBindings, error) {
+	files := []string{provider.UserConfigFile()}
+	if baseDir != "" {
+		files = append(files, provider.ProjectConfigFile(baseDir))
+	}
+	b, ds := tools.LoadSecretBindings(files...)
+	if ds.HasErrors() {
+		return nil, configError("[secrets]", ds)
+	}
+	return b, nil
 }

@@ -35,7 +35,7 @@ func TestCustomToolsInRuns(t *testing.T) {
 	t.Setenv("SHOP_TOKEN", "tok-9")
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"agentlab.toml": "[http_fetch]\nallow_nets = [\"127.0.0.1/32\"]\n\n[[permissions.rules]]\ntool = \"get_order\"\ndecision = \"allow\"\n",
+		"agentlab.toml": "[http_fetch]\nallow_nets = [\"127.0.0.1/32\"]\n\n[[permissions.rules]]\ntool = \"get_order\"\ndecision = \"allow\"\n\n[[permissions.rules]]\ntool = \"shout\"\ndecision = \"allow\"\n\n[secrets.SHOP_TOKEN]\nhosts = [\"127.0.0.1:*\"]\n",
 		"flow.yml": `agentlab: 1
 name: custom
 tools:

@@ -119,10 +119,17 @@ func issuanceOf(events []chain.Event) (string, []string) {
 			bad = append(bad, verdict{e.Node, d.Contract.Issuance.Reasons})
 		}
 	}
-	if tier == "formal" {
-		return tier, nil
-	}
 	var reasons []string
+	if tier != "" {
+		// Not a reason the tier drops (the contract judged the evidence),
+		// but one whoever takes the outputs must be told.
+		if r := unisolatedReason(events[:end]); r != "" {
+			reasons = append(reasons, r)
+		}
+	}
+	if tier == "formal" {
+		return tier, reasons
+	}
 	dup := map[string]bool{}
 	for _, v := range bad {
 		for _, r := range v.reasons {

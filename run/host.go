@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -45,6 +45,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 			return t
 		},
 		MaxAgentSteps: s.maxSteps,
+		Sandbox:       s.sandbox,
 	}
 	closers := []func(){}
 	closeAll := func() {
@@ -56,6 +57,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 	if cp.BaseDir != "" {
 		if ws, err := tools.OpenWorkspace(cp.BaseDir); err == nil {
 			closers = append(closers, func() { ws.Close() })
+			s.perm.ws = ws
 			for _, t := range tools.FileTools(ws, tools.FileLimits{}) {
 				if err := reg.Register(t); err != nil {
 					closeAll()
@@ -68,7 +70,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 		closeAll()
 		return h, func() {}, err
 	}
-	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir); err != nil {
+	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir, s.secrets, s.sandbox); err != nil {
 		closeAll()
 		return h, func() {}, err
 	}
@@ -93,7 +95,7 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 
 // GateNode names the permission gate's model calls (a script provider
 // answers them under this id).
-const GateNode = "permission-gate"
+const GateNode = provider.PermissionGateNode
 
 // gateSystem tells the gate model what to judge.
 const gateSystem = "You are the permission gate of an automated agent. Judge one tool call from its tool name and arguments. " +
@@ -153,8 +155,8 @@ func fetchConfig(baseDir string) (tools.FetchConfig, error) {
 // explained.
 const EvMCPWarning = "mcp.warning"
 
-// selectMCP reads the MCP servers declared in agentlab.toml (the
-// project's nearest one over the user's config.toml) and picks those whose
+// selectMCP reads the MCP servers declared in the user's config.toml and
+// the project's nearest agentlab.toml (the user's entry of a name wins) and picks those whose
 // tools the plan names. The [mcp] tables are read only when the plan names
 // an MCP tool, so that a broken one cannot fail a run that does not need
 // it; a tool of a server no file declares is a usage error.
@@ -169,10 +171,12 @@ func selectMCP(baseDir string, p *plan.Plan) ([]mcp.ServerSpec, error) {
 	if !want {
 		return nil, nil
 	}
+	// The user's servers first: a project file cannot replace a server the
+	// user declared (and with it the program that runs and its tools).
 	files := []string{provider.UserConfigFile()}
 	if baseDir != "" {
 		if f := provider.ProjectConfigFile(baseDir); f != "" {
-			files = append([]string{f}, files...)
+			files = append(files, f)
 		}
 	}
 	var lists [][]mcp.ServerSpec
@@ -258,17 +262,30 @@ func planToolNames(p *plan.Plan) []string {
 	return out
 }
 
-// permissions adapts run/permission to the engine: one checker per agent
-// node (its own `permissions` rules first, then the project's), sharing
-// one memory of remembered exact-call decisions.
+// permissions adapts run/permission to the engine: one checker per node
+// (the operator's rules — the project's agentlab.toml and the user's
+// config.toml — with the node's own `permissions` as flow rules that may
+// only narrow them), sharing one memory of remembered exact-call
+// decisions.
 type permissions struct {
-	cfg      permission.Config
-	file     string
-	gate     permission.Gate // judges the calls of tools in mode gated
-	mem      *permission.Memory
-	memFile  string // where mem is saved; "" keeps it in memory
-	prompter permission.Prompter
-	yes      bool
+	cfg     permission.Config
+	file    string
+	gate    permission.Gate // judges the calls of tools in mode gated
+	mem     *permission.Memory
+	memFile string // where mem is saved; "" keeps it in memory
+	// memWarning says why the remembered decisions of memFile were not
+	// used (edited by hand, an older form); "" when they were.
+	memWarning string
+	prompter   permission.Prompter
+	yes        bool
+	ws         *tools.Workspace // the file tools' jail, for normalize; nil: none
+	// resolve looks host names up as the fetcher does, for aliases; nil:
+	// URLs have no aliases.
+	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	// userRules and userModes are the [permissions] of the user's own
+	// config.toml: operator rules beside the project's (the stricter wins).
+	userRules []permission.Rule
+	userModes map[string]permission.Mode
 
 	mu       sync.Mutex
 	checkers map[string]*permission.Checker
@@ -280,6 +297,30 @@ type permissions struct {
 // forgets them.
 const PermissionsFile = "permissions.json"
 
+// MemoryKeyFile is the key that signs permissions.json, beside the user's
+// config.toml: only this user's agentlab can write a remembered decision
+// that a later run will use. "" when there is no user config directory.
+func MemoryKeyFile() string {
+	u := provider.UserConfigFile()
+	if u == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(u), "permissions.key")
+}
+
+// memoryScope keys the remembered decisions by the project: the directory
+// of the agentlab.toml in force, else the flow's directory.
+func memoryScope(baseDir, configFile string) permission.Scope {
+	root := baseDir
+	if configFile != "" {
+		root = filepath.Dir(configFile)
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return permission.Scope{Project: root, KeyFile: MemoryKeyFile()}
+}
+
 func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, error) {
 	p := &permissions{yes: ia.Yes, checkers: map[string]*permission.Checker{}, file: "agentlab.toml"}
 	p.prompter = ia.ToolPrompter
@@ -287,29 +328,44 @@ func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, erro
 		p.memFile = filepath.Join(dataDir, PermissionsFile)
 	}
 	p.mem = permission.NewMemory()
+	file := ""
+	if baseDir != "" {
+		file = provider.ProjectConfigFile(baseDir)
+	}
 	if p.memFile != "" {
-		mem, err := permission.LoadMemory(p.memFile)
+		mem, warning, err := permission.LoadMemory(p.memFile, memoryScope(baseDir, file))
 		if err != nil {
 			return nil, usage("%v", err)
 		}
-		p.mem = mem
+		p.mem, p.memWarning = mem, warning
 	}
-	if baseDir == "" {
-		return p, nil
+	if u := provider.UserConfigFile(); u != "" {
+		cfg, ds := permission.LoadConfigFile(u)
+		if cfg == nil {
+			return nil, configError("[permissions]", ds)
+		}
+		p.userRules, p.userModes = cfg.Rules, cfg.Modes
 	}
-	file := provider.ProjectConfigFile(baseDir)
-	if file == "" {
-		return p, nil
+	if file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, usage("cannot read %s: %v", file, err)
+		}
+		cfg, ds := permission.ParseConfig(file, data)
+		if cfg == nil {
+			return nil, configError("[permissions]", ds)
+		}
+		p.cfg, p.file = *cfg, file
 	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, usage("cannot read %s: %v", file, err)
+	// A mode the project does not set comes from the user's file.
+	for tool, m := range p.userModes {
+		if _, ok := p.cfg.Modes[tool]; !ok {
+			if p.cfg.Modes == nil {
+				p.cfg.Modes = map[string]permission.Mode{}
+			}
+			p.cfg.Modes[tool] = m
+		}
 	}
-	cfg, ds := permission.ParseConfig(file, data)
-	if cfg == nil {
-		return nil, configError("[permissions]", ds)
-	}
-	p.cfg, p.file = *cfg, file
 	return p, nil
 }
 
@@ -321,30 +377,30 @@ func (p *permissions) Decide(ctx context.Context, q engine.PermissionQuery) engi
 	}
 	d, err := c.Check(ctx, q.Tool, q.Args)
 	out := engine.PermissionDecision{Allowed: d.Allowed && err == nil, By: d.Source, Sentence: d.Reason}
-	if strings.HasPrefix(d.Source, "rule ") {
-		out.Rule = d.Source
-		// The checker numbers the node's rules first, then the project's.
-		if n, _ := strconv.Atoi(strings.TrimPrefix(d.Source, "rule ")); n >= 1 && n <= len(q.Rules) {
-			out.Rule = fmt.Sprintf("node %s permissions rule %d", q.Node, n)
-		} else if n > len(q.Rules) {
-			out.Rule = fmt.Sprintf("%s permissions rule %d", filepath.Base(p.file), n-len(q.Rules))
-		}
+	if n, ok := strings.CutPrefix(d.Source, permission.SourceFlowRule+" "); ok {
+		out.Rule = fmt.Sprintf("node %s permissions rule %s", q.Node, n)
+	} else if n, ok := strings.CutPrefix(d.Source, permission.SourceUserRule+" "); ok {
+		out.Rule = fmt.Sprintf("%s permissions rule %s", filepath.Base(provider.UserConfigFile()), n)
+	} else if n, ok := strings.CutPrefix(d.Source, "rule "); ok {
+		out.Rule = fmt.Sprintf("%s permissions rule %s", filepath.Base(p.file), n)
 	}
 	return out
 }
 
+// checker returns the checker of one node: the operator's configuration
+// with the node's own rules as flow rules, which may only narrow it.
 func (p *permissions) checker(q engine.PermissionQuery) (*permission.Checker, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if c, ok := p.checkers[q.Node]; ok {
 		return c, nil
 	}
-	cfg := permission.Config{Modes: p.cfg.Modes, GateTimeoutS: p.cfg.GateTimeoutS}
+	var flow []permission.Rule
 	for _, r := range q.Rules {
-		cfg.Rules = append(cfg.Rules, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
+		flow = append(flow, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
 	}
-	cfg.Rules = append(cfg.Rules, p.cfg.Rules...)
-	c, err := permission.New(cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes, ConfigFile: p.file, MemoryFile: p.memFile})
+	c, err := permission.New(p.cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes,
+		ConfigFile: p.file, MemoryFile: p.memFile, UserRules: p.userRules, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize, Aliases: p.aliases})
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %v", q.Node, err)
 	}

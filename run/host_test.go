@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentlab/agentlab/diag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,6 +176,7 @@ func (p *alwaysPrompter) Ask(context.Context, permission.Request) (permission.An
 // so a later run with the same data directory and no terminal runs the
 // same exact call without asking.
 func TestPermissionAlwaysPersists(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // the key that signs the file
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"t.csv": "k,v\na,1\n",
@@ -240,11 +242,20 @@ edges:
 			t.Errorf("other data dir: %s", e.Data)
 		}
 	}
-	// A corrupt file is reported, not silently forgotten.
+	// A file edited by hand (here: broken) is not used, and the run says
+	// so once before any node runs.
 	writeFiles(t, data, map[string]string{PermissionsFile: "{not json"})
-	_, err = Start(context.Background(), Options{DataDir: data, Plan: p, PlanHash: h, Source: flow, Provider: "script:calls.yml"})
-	if err == nil || !strings.Contains(err.Error(), "delete the file to forget") {
-		t.Errorf("corrupt permissions.json: %v", err)
+	var warned diag.List
+	out, err = Start(context.Background(), Options{DataDir: data, Plan: p, PlanHash: h, Source: flow, Provider: "script:calls.yml",
+		Warn: func(l diag.List) { warned = append(warned, l...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 || warned[0].Code != CodePermMemory || !strings.Contains(warned[0].Message, "ignored") {
+		t.Errorf("corrupt permissions.json: warnings %v", warned)
+	}
+	if d := decided(out.RunID); !strings.Contains(d, `"by":"ci-refused"`) {
+		t.Errorf("a corrupt file's decisions were used: %s", d)
 	}
 }
 

@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/run/sandbox"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,6 +35,15 @@ type setup struct {
 	mcp     []mcp.ServerSpec
 	ptc     func(title string, toolsets []string) sdk.Decision
 	sources *sources.DB // nil when the plan declares none
+	// secrets binds each secret a custom tool may send to its hosts.
+	secrets tools.SecretBindings
+	// sandbox is the backend the operator's [sandbox] tables chose; ""
+	// leaves it to AGENTLAB_SANDBOX and detection.
+	sandbox sandbox.Backend
+	// warnings are what the run says once on stderr before any node runs
+	// (remembered decisions ignored, code running without isolation);
+	// they never stop it.
+	warnings diag.List
 }
 
 // close releases what prepare opened (the data sources' databases).
@@ -71,6 +82,9 @@ func prepare(ctx context.Context, dataDir string, cp checkpoint, p *plan.Plan, i
 // the environment and the configuration files. It opens nothing that
 // needs closing.
 func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) (*setup, error) {
+	if err := CheckConfigTrust(cp.BaseDir); err != nil {
+		return nil, err
+	}
 	s := &setup{}
 	if v := strings.TrimSpace(os.Getenv(EnvMaxAgentSteps)); v != "" {
 		n, err := strconv.Atoi(v)
@@ -86,8 +100,19 @@ func prepareConfig(dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) 
 	if s.fetcher, err = tools.NewFetcher(fc); err != nil {
 		return nil, usage("http_fetch: %v", err)
 	}
+	if s.secrets, err = secretBindings(cp.BaseDir); err != nil {
+		return nil, err
+	}
 	if s.perm, err = newPermissions(dataDir, cp.BaseDir, ia); err != nil {
 		return nil, err
+	}
+	s.perm.resolve = s.fetcher.Resolve
+	if s.sandbox, err = operatorSandbox(cp.BaseDir); err != nil {
+		return nil, err
+	}
+	s.warnings = append(s.warnings, unisolatedWarning(cp.Source, p, s.sandbox)...)
+	if w := s.perm.memWarning; w != "" {
+		s.warnings.Warnf(s.perm.memFile, diag.Pos{Line: 1, Col: 1}, CodePermMemory, "nothing to do: answer again at the prompt, or delete the file", "%s", w)
 	}
 	if s.mcp, err = selectMCP(cp.BaseDir, p); err != nil {
 		return nil, err

@@ -56,7 +56,6 @@ func TestConfigRefusedBeforeTheRun(t *testing.T) {
 		{name: "mcp table", toml: "[mcp]\nbogus = 1\n", csv: "a\n1\n", want: "error E-MCP-CONFIG", diags: true},
 		{name: "mcp server undeclared", toml: "", csv: "a\n1\n", want: "no [[mcp.servers]] entry declares"},
 		{name: "max agent steps", env: "many", csv: "a\n1\n", want: EnvMaxAgentSteps},
-		{name: "permissions.json", csv: "a\n1\n", perms: "{not json", want: PermissionsFile},
 		{name: "data source", toml: "[[mcp.servers]]\nname = \"notes\"\ncommand = [\"notes\"]\n", want: "error E-SRC-OPEN", diags: true},
 	}
 	for _, tc := range tests {

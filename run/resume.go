@@ -128,6 +128,9 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 	var prov provider.Provider
 	var pre *setup
 	if sealedAt < 0 {
+		if err := CheckConfigTrust(cp.BaseDir); err != nil {
+			return nil, err
+		}
 		if prov, err = provider.New(cp.Provider, provider.Options{Seed: cp.Seed, Model: cp.Model, BaseDir: cp.BaseDir}); err != nil {
 			return nil, &UsageError{err}
 		}
@@ -135,6 +138,9 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 			return nil, err
 		}
 		defer pre.close()
+		if len(pre.warnings) > 0 && o.Warn != nil {
+			o.Warn(pre.warnings)
+		}
 	}
 	if replace {
 		cp.Plan = o.PlanHash.String()

@@ -132,8 +132,9 @@ type Outcome struct {
 	// Tier is the issuance verdict of the contracted outputs
 	// (formal|degraded|withheld), "" when no output has a contract.
 	Tier string
-	// TierReasons says why Tier is not formal, one sentence each (nil when
-	// it is formal or there is no contract); issuance.json records both.
+	// TierReasons says why Tier is not formal, one sentence each, and
+	// that code ran without isolation when it did (nil when neither, or
+	// there is no contract); issuance.json records both.
 	TierReasons []string
 	// Warnings are what a person must know about the run although it did
 	// not stop it (warnings.go); nil when there is nothing to say.
@@ -241,6 +242,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if o.BaseDir != "" {
 		baseDir = absDir(o.BaseDir)
 	}
+	if err := CheckConfigTrust(baseDir); err != nil {
+		return nil, err
+	}
 	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir, Question: o.Question})
 	if err != nil {
 		return nil, &UsageError{err}
@@ -259,6 +263,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	defer pre.close()
+	if len(pre.warnings) > 0 && o.Warn != nil {
+		o.Warn(pre.warnings)
+	}
 	// The plan and inputs are stored, and the checkpoint and record that
 	// name them written, before the run directory appears (CreateWith):
 	// a run killed at any instant either does not exist or can be resumed

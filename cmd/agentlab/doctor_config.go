@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/presets/ptc"
@@ -20,7 +21,9 @@ func init() { addDoctorSection(doctorSection{name: "config", order: 7, run: doct
 // mistake there shows up only in the run that first needs it. Each
 // problem is a finding carrying its diagnostic (file, line, column, code,
 // fix); the PTC chain's warnings (the [ptc] table and the PTC_* variables)
-// are findings of their own.
+// are findings of their own. Each file in force also says, as info
+// findings, what it decides; a project file another user could have
+// written is an error finding with the command that trusts it.
 func doctorConfig(*doctorEnv) doctorResult {
 	wd, _ := os.Getwd()
 	project := ""
@@ -42,6 +45,18 @@ func doctorConfig(*doctorEnv) doctorResult {
 	}
 	for _, d := range all.Sorted() {
 		fs = append(fs, diagFinding(d))
+	}
+	// What each file in force decides, and whether the project file is in
+	// force at all (one another user could have written is refused).
+	if project != "" {
+		if err := run.CheckConfigTrust(filepath.Dir(project)); err != nil {
+			fs = append(fs, doctorFinding{Severity: sevError, Message: err.Error(), Command: "agentlab trust " + shellQuote(filepath.Dir(project))})
+		}
+	}
+	for i, f := range files {
+		for _, line := range run.DescribeConfigFile(f, i == 0 && project != "") {
+			fs = append(fs, doctorFinding{Severity: sevInfo, Message: f + ": " + line})
+		}
 	}
 	ptcFile, err := ptc.LoadFileConfig(wd)
 	if err != nil {

@@ -147,9 +147,7 @@ func (l *loop) codeCall(ctx context.Context, step int, callID string, tc ToolCal
 		MaxParallel: a.MaxParallel, Timeout: timeout, OutputCap: a.SandboxOutput, MemoryMB: a.SandboxMemoryMB,
 		SandboxEnv: cm.env, Dir: dir, Backend: l.t.r.cfg.Host.Sandbox,
 	}
-	if spec.Backend == "" && (a.Sandbox == "bwrap" || a.Sandbox == "process") {
-		spec.Backend = sandbox.Backend(a.Sandbox)
-	}
+	spec.Backend = sandbox.ForPreset(spec.Backend, a.Sandbox) // a preset may only tighten
 	res, err := ptc.Run(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {

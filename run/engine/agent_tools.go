@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentlab/agentlab/run/permission"
 	"sort"
 	"strings"
 
@@ -222,20 +223,28 @@ func (ts *toolset) names() string {
 }
 
 // permit asks the permission checker about one call. Without a checker
-// the node's own rules decide, and a call no rule allows is refused with
+// (a Host built by hand; package run always installs the operator's, under
+// which a node's rules may only narrow) the node's own rules decide, and a
+// call no rule allows is refused with
 // the sentence naming the rule to add (nobody can be asked here), unless
 // the host says yes.
 func (ts *toolset) permit(ctx context.Context, name string, args json.RawMessage) PermissionDecision {
-	h := &ts.t.r.cfg.Host
-	q := PermissionQuery{Node: ts.node, Tool: name, Args: args, Rules: ts.rules}
+	return permit(ctx, &ts.t.r.cfg.Host, PermissionQuery{Node: ts.node, Tool: name, Args: args, Rules: ts.rules})
+}
+
+// permit decides one call of any caller (agent, supervisor worker,
+// run_code sub-call, tool node) with the host's checker, or the node's
+// own rules when the host has none.
+func permit(ctx context.Context, h *Host, q PermissionQuery) PermissionDecision {
+	name := q.Tool
 	if h.Permission != nil {
 		return h.Permission.Decide(ctx, q)
 	}
-	for i, r := range ts.rules {
+	for i, r := range q.Rules {
 		if !matchTool(r.Tool, name) {
 			continue
 		}
-		rule := fmt.Sprintf("node %s permissions rule %d", ts.node, i+1)
+		rule := fmt.Sprintf("node %s permissions rule %d", q.Node, i+1)
 		switch r.Action {
 		case "allow":
 			return PermissionDecision{Allowed: true, By: "rule", Rule: rule, Sentence: fmt.Sprintf("%s allows %s", rule, name)}
@@ -291,3 +300,7 @@ func dbResultSchema() map[string]any {
 			"cite_as":   map[string]any{"type": "string", "description": "how to cite a cell"},
 		}}
 }
+
+// FlowScopedTool is permission.FlowScoped: whether a flow's own allow
+// rule may hold for a tool where no operator rule speaks.
+func FlowScopedTool(name string) bool { return permission.FlowScoped(name) }

@@ -65,9 +65,7 @@ func execCode(ctx context.Context, t *task) (any, effects, error) {
 		Language: lang, Code: code, Dir: dir, Stdin: stdin, Timeout: timeout,
 		MemoryMB: a.SandboxMemoryMB, OutputCap: a.SandboxOutput, Backend: t.r.cfg.Host.Sandbox,
 	}
-	if spec.Backend == "" && (a.Sandbox == "bwrap" || a.Sandbox == "process") {
-		spec.Backend = sandbox.Backend(a.Sandbox)
-	}
+	spec.Backend = sandbox.ForPreset(spec.Backend, a.Sandbox) // a preset may only tighten
 	res, err := sandbox.Run(ctx, spec)
 	if err != nil {
 		if ctx.Err() != nil {

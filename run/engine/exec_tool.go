@@ -47,6 +47,9 @@ func execTool(ctx context.Context, t *task) (any, effects, error) {
 	if err := t.emit(pendingEvent{EvToolCalled, t.id, map[string]any{"tool": name, "args": argMap, "call_id": callID}}); err != nil {
 		return nil, effects{}, err
 	}
+	if err := t.permitToolNode(ctx, name, argMap, callID); err != nil {
+		return nil, effects{}, err
+	}
 	if !strings.HasPrefix(name, dbQueryPrefix) {
 		return t.registryTool(ctx, name, argMap, callID, role)
 	}
@@ -70,6 +73,31 @@ func execTool(ctx context.Context, t *task) (any, effects, error) {
 		return nil, effects{}, err
 	}
 	return snap.Object(), effects{record: map[string]any{"snapshot": id, "snapshot_artifact": art, "evidence_role": role}}, nil
+}
+
+// permitToolNode checks a tool node's call like any other and records the
+// permission.decided event; a refusal fails the node. The node is the
+// flow's own fixed call, so it counts as a flow rule allowing this tool:
+// that holds for a flow-scoped tool (FlowScopedTool), and for any other
+// only where the operator allows it — an operator deny always wins.
+func (t *task) permitToolNode(ctx context.Context, name string, args map[string]any, callID string) error {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return fmt.Errorf("node %q: args: %v", t.id, err)
+	}
+	d := permit(ctx, &t.r.cfg.Host, PermissionQuery{Node: t.id, Tool: name, Args: raw,
+		Rules: []PermissionRule{{Tool: name, Action: "allow"}}})
+	pd := map[string]any{"tool": name, "call_id": callID, "allowed": d.Allowed, "by": d.By, "sentence": d.Sentence}
+	if d.Rule != "" {
+		pd["rule"] = d.Rule
+	}
+	if err := t.emit(pendingEvent{EvPermission, t.id, pd}); err != nil {
+		return err
+	}
+	if !d.Allowed {
+		return fmt.Errorf("node %q: permission refused: %s", t.id, d.Sentence)
+	}
+	return nil
 }
 
 // registryTool runs a tool of the run's registry (file, HTTP and custom

@@ -20,9 +20,10 @@ type Host struct {
 	// Tools holds the file, HTTP and custom tools (db_query tools come from
 	// Config.Sources). nil: none.
 	Tools *tools.Registry
-	// Permission decides every agent tool call before it runs. nil: the
-	// node's own permission rules, then "ask" — which, without Ask, is a
-	// refusal (see permission.go).
+	// Permission decides every tool call before it runs — an agent's, a
+	// supervisor worker's, a run_code sub-call's, a tool node's — and each
+	// decision is a permission.decided event. nil: the node's own
+	// permission rules, then "ask" — a refusal unless Yes.
 	Permission Permission
 	// Yes allows what would otherwise be asked (run --yes). It never
 	// approves a human node.

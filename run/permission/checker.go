@@ -38,6 +38,11 @@ const (
 	SourcePrompt     = "prompt"
 	SourceCIRefused  = "ci-refused"
 	SourceYesFlag    = "yes-flag"
+	// SourceFlowRule prefixes the number of a flow (node) rule that
+	// decided: "flow rule 2". A rule of the project's configuration is
+	// "rule N", one of the user's configuration "user rule N".
+	SourceFlowRule = "flow rule"
+	SourceUserRule = "user rule"
 )
 
 // Options are the run-time parts of a checker.
@@ -52,6 +57,29 @@ type Options struct {
 	// at the prompt is remembered ("always", "deny always"), so that the
 	// decision holds in later runs too (see LoadMemory).
 	MemoryFile string
+	// UserRules are the [permissions] rules of the user's own config.toml:
+	// operator rules like Config.Rules, and whichever of the two files is
+	// stricter for a call decides (see Check).
+	UserRules []Rule
+	// FlowRules are the rules the flow brings (an agent node's
+	// `permissions`). They are checked after every operator rule and may
+	// only narrow: see Check.
+	FlowRules []Rule
+	// FlowScoped reports whether a tool reaches only what the flow itself
+	// declares (the query tools of its own sources, run_code whose every
+	// sub-call is checked again), so that a flow rule may allow it where
+	// no operator rule speaks. nil: no tool is.
+	FlowScoped func(tool string) bool
+	// Normalize rewrites decoded arguments into what the tool will really
+	// act on (a path as the file tools resolve it, a URL as the fetcher
+	// requests it) before rules match them. nil: rules see the arguments
+	// as given.
+	Normalize func(tool string, args any) any
+	// Aliases returns other spellings of the same call (a URL with its
+	// host name replaced by each address it resolves to), which deny and
+	// ask rules also match — never allow rules, so an alias can only
+	// narrow. nil: none.
+	Aliases func(tool string, args any) []any
 }
 
 // Checker decides tool calls. It is safe for concurrent use.
@@ -64,6 +92,7 @@ type Checker struct {
 // New checks cfg and returns a checker.
 func New(cfg Config, opt Options) (*Checker, error) {
 	c := &Checker{modes: map[string]Mode{}, opt: opt}
+	c.opt.FlowRules = append([]Rule(nil), opt.FlowRules...)
 	for i, r := range cfg.Rules {
 		if r.Arg != nil {
 			// compile fills in the matcher; work on a copy so that a Config
@@ -75,6 +104,27 @@ func New(cfg Config, opt Options) (*Checker, error) {
 			return nil, fmt.Errorf("permissions rule %d: %w", i+1, err)
 		}
 		c.rules = append(c.rules, r)
+	}
+	c.opt.UserRules = append([]Rule(nil), opt.UserRules...)
+	for i, r := range opt.UserRules {
+		if r.Arg != nil {
+			m := *r.Arg
+			r.Arg = &m
+		}
+		if err := r.compile(); err != nil {
+			return nil, fmt.Errorf("user permissions rule %d: %w", i+1, err)
+		}
+		c.opt.UserRules[i] = r
+	}
+	for i, r := range opt.FlowRules {
+		if r.Arg != nil {
+			m := *r.Arg
+			r.Arg = &m
+		}
+		if err := r.compile(); err != nil {
+			return nil, fmt.Errorf("flow permissions rule %d: %w", i+1, err)
+		}
+		c.opt.FlowRules[i] = r
 	}
 	for tool, m := range cfg.Modes {
 		switch m {
@@ -108,10 +158,32 @@ func (c *Checker) Memory() *Memory { return c.opt.Memory }
 // Check decides one call. An error means the check itself could not be
 // made (arguments that are not JSON, a prompt that failed); the call must
 // then not run.
+//
+// The order is the operator's (see the package comment): an operator deny
+// rule, then the remembered exact calls, then an operator allow or ask
+// rule, and only then the flow's rules, which may narrow (deny, ask) but
+// never widen: a flow allow holds only for a tool FlowScoped says reaches
+// nothing but what the flow brought, and only where no operator rule
+// speaks.
 func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) (Decision, error) {
 	key, err := KeyOf(tool, args)
 	if err != nil {
 		return Decision{Reason: err.Error()}, err
+	}
+	var decoded any
+	if len(args) > 0 {
+		_ = json.Unmarshal(args, &decoded) // valid: KeyOf parsed it
+	}
+	if c.opt.Normalize != nil {
+		decoded = c.opt.Normalize(tool, decoded)
+	}
+	var aliases []any
+	if c.opt.Aliases != nil {
+		aliases = c.opt.Aliases(tool, decoded)
+	}
+	op, opN, opSrc := c.operatorRule(tool, decoded, aliases)
+	if op != nil && op.Decision == Deny {
+		return Decision{false, opSrc, fmt.Sprintf("%s denies it (%s)", opSrc, op)}, nil
 	}
 	switch c.opt.Memory.Lookup(key) {
 	case Deny:
@@ -119,28 +191,73 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 	case Allow:
 		return Decision{true, SourceRemembered, fmt.Sprintf("this exact call of %s was allowed always before", tool)}, nil
 	}
-	var decoded any
-	if len(args) > 0 {
-		_ = json.Unmarshal(args, &decoded) // valid: KeyOf parsed it
+	fl, flN := firstMatch(c.opt.FlowRules, tool, decoded, aliases)
+	flSrc := fmt.Sprintf("%s %d", SourceFlowRule, flN)
+	if fl != nil && fl.Decision == Deny {
+		return Decision{false, flSrc, fmt.Sprintf("%s denies it (%s)", flSrc, fl.flowString())}, nil
 	}
-	why := "no permission rule matches it"
-	askRule := 0
-	for i := range c.rules {
-		r := &c.rules[i]
-		if !r.matches(tool, decoded) {
-			continue
+	if op != nil && op.Decision == Allow {
+		if fl != nil && fl.Decision == Ask {
+			return c.ask(ctx, tool, args, key, flSrc+" says ask (narrower than "+opSrc+", which allows it)", opN)
 		}
-		src := fmt.Sprintf("rule %d", i+1)
-		switch r.Decision {
-		case Allow:
-			return Decision{true, src, fmt.Sprintf("%s allows it (%s)", src, r)}, nil
-		case Deny:
-			return Decision{false, src, fmt.Sprintf("%s denies it (%s)", src, r)}, nil
+		return Decision{true, opSrc, fmt.Sprintf("%s allows it (%s)", opSrc, op)}, nil
+	}
+	why, askRule := "no permission rule matches it", 0
+	if op != nil {
+		why, askRule = opSrc+" says ask", opN
+	}
+	if fl != nil {
+		switch {
+		case fl.Decision == Ask:
+			why = flSrc + " says ask"
+		case op == nil && c.opt.FlowScoped != nil && c.opt.FlowScoped(tool):
+			return Decision{true, flSrc, fmt.Sprintf("%s allows it (%s; %s reaches only what the flow itself declares)", flSrc, fl.flowString(), tool)}, nil
+		default:
+			cf := filepath.Base(c.opt.ConfigFile)
+			why = fmt.Sprintf("%s allows it, but a flow may only narrow what %s allows and %s does not allow it", flSrc, cf, cf)
 		}
-		why, askRule = src+" says ask", i+1
-		break
 	}
 	return c.ask(ctx, tool, args, key, why, askRule)
+}
+
+// operatorRule is the operator's rule for a call: the first matching rule
+// of the project's configuration and the first of the user's, whichever
+// is stricter (deny over ask over allow), so that neither file can widen
+// what the other closes. n is the rule's number in the project's rules (0
+// for a user rule), for the CI sentence that says where to add a rule.
+func (c *Checker) operatorRule(tool string, args any, aliases []any) (r *Rule, n int, src string) {
+	p, pn := firstMatch(c.rules, tool, args, aliases)
+	u, un := firstMatch(c.opt.UserRules, tool, args, aliases)
+	rank := func(r *Rule) int {
+		if r == nil {
+			return 0
+		}
+		return map[Verdict]int{Allow: 1, Ask: 2, Deny: 3}[r.Decision]
+	}
+	if rank(u) > rank(p) {
+		return u, 0, fmt.Sprintf("%s %d", SourceUserRule, un)
+	}
+	return p, pn, fmt.Sprintf("rule %d", pn)
+}
+
+// firstMatch returns the first rule of rules that applies and its
+// 1-based number, or nil, 0. A deny or ask rule also applies when it
+// matches one of the aliases.
+func firstMatch(rules []Rule, tool string, args any, aliases []any) (*Rule, int) {
+	for i := range rules {
+		r := &rules[i]
+		if r.matches(tool, args) {
+			return r, i + 1
+		}
+		if r.Decision != Allow {
+			for _, a := range aliases {
+				if r.matches(tool, a) {
+					return r, i + 1
+				}
+			}
+		}
+	}
+	return nil, 0
 }
 
 // ask settles a call that needs approval, by the tool's mode.

@@ -86,7 +86,7 @@ func TestRememberedBeforeRules(t *testing.T) {
 	mem := NewMemory()
 	k, _ := KeyOf("http_fetch", json.RawMessage(`{"url":"https://a/","x":1}`))
 	mem.AlwaysAllow(k)
-	c := mustNew(t, Config{Rules: []Rule{{Tool: "*", Decision: Deny}}}, Options{Memory: mem})
+	c := mustNew(t, Config{Rules: []Rule{{Tool: "http_fetch2", Decision: Deny}, {Tool: "*", Decision: Ask}}}, Options{Memory: mem})
 	// Same call with keys reordered and spacing changed: canonical key.
 	d, _ := c.Check(context.Background(), "http_fetch", json.RawMessage(`{ "x": 1.0, "url": "https://a/" }`))
 	if !d.Allowed || d.Source != SourceRemembered {
@@ -266,7 +266,8 @@ func TestArgPaths(t *testing.T) {
 		{"$.a.b[1].c", "h*", true},
 		{"a.b[0].c", "hit", false},
 		{"a.b[5].c", "*", false},
-		{"a.b", "*", false}, // not a string
+		{"a.b", "*", true}, // a list: matched on its JSON text
+		{"a.b", `*"hit"*`, true},
 		{"n", "4?", true},
 		{"missing", "*", false},
 	}
@@ -326,9 +327,15 @@ func TestSharedConfig(t *testing.T) {
 // checker of a later run that loads the file decides the same exact calls
 // without asking.
 func TestMemoryFilePersists(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state", "permissions.json")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state", "permissions.json")
+	scope := Scope{Project: "/p", KeyFile: filepath.Join(dir, "key")}
+	mem, _, err := LoadMemory(path, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := &scripted{answers: []Answer{AnswerAlways, AnswerDenyAlways, AnswerYes}}
-	c := mustNew(t, Config{}, Options{Prompter: p, MemoryFile: path})
+	c := mustNew(t, Config{}, Options{Prompter: p, MemoryFile: path, Memory: mem})
 	ctx := context.Background()
 	for _, args := range []string{`{"n":1}`, `{"n":2}`, `{"n":3}`} {
 		d, err := c.Check(ctx, "t", json.RawMessage(args))
@@ -339,7 +346,7 @@ func TestMemoryFilePersists(t *testing.T) {
 			t.Errorf("%s: reason %q does not say where it is remembered", args, d.Reason)
 		}
 	}
-	m, err := LoadMemory(path)
+	m, _, err := LoadMemory(path, scope)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,5 +372,104 @@ func TestMemoryFilePersists(t *testing.T) {
 	d, err := c2.Check(ctx, "t", json.RawMessage(`{}`))
 	if err != nil || !d.Allowed || !strings.Contains(d.Reason, "for this run only") {
 		t.Errorf("failed save: %+v %v", d, err)
+	}
+}
+
+// TestOperatorOrderAgainstHostileFlow plays a flow author who writes node
+// rules to reopen what the operator closed, and a hand-planted remembered
+// allow: the operator's deny holds, a flow allow never widens, a flow
+// deny or ask always narrows.
+func TestOperatorOrderAgainstHostileFlow(t *testing.T) {
+	operator := []Rule{
+		{Tool: "file_read", Arg: &ArgMatcher{Path: "path", Glob: "secrets/*"}, Decision: Deny},
+		{Tool: "http_fetch", Decision: Allow},
+		{Tool: "mcp__*", Decision: Ask},
+	}
+	hostile := []Rule{{Tool: "*", Decision: Allow}}
+	scoped := func(tool string) bool { return strings.HasPrefix(tool, "db_query__") || tool == "run_code" }
+	tests := []struct {
+		name    string
+		flow    []Rule
+		tool    string
+		args    string
+		allowed bool
+		source  string
+	}{
+		{"flow allow-all does not lift an operator deny", hostile, "file_read", `{"path":"secrets/key"}`, false, "rule 1"},
+		{"flow allow-all does not lift an operator ask", hostile, "mcp__x__write", `{}`, false, SourceCIRefused},
+		{"flow allow-all does not open a tool the operator never named", hostile, "file_read", `{"path":"notes.txt"}`, false, SourceCIRefused},
+		{"flow allow holds for the flow's own sources", hostile, "db_query__sales", `{"sql":"select 1"}`, true, "flow rule 1"},
+		{"flow deny narrows an operator allow", []Rule{{Tool: "http_fetch", Decision: Deny}}, "http_fetch", `{"url":"https://a/"}`, false, "flow rule 1"},
+		{"flow ask narrows an operator allow", []Rule{{Tool: "http_*", Decision: Ask}}, "http_fetch", `{"url":"https://a/"}`, false, SourceCIRefused},
+		{"operator allow without flow rules", nil, "http_fetch", `{"url":"https://a/"}`, true, "rule 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := mustNew(t, Config{Rules: operator}, Options{FlowRules: tt.flow, FlowScoped: scoped})
+			d, err := c.Check(context.Background(), tt.tool, json.RawMessage(tt.args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Allowed != tt.allowed || d.Source != tt.source {
+				t.Errorf("%+v, want allowed=%v source=%s", d, tt.allowed, tt.source)
+			}
+		})
+	}
+	// A remembered allow (planted by hand or answered once) never beats
+	// an operator deny; a remembered deny beats an operator allow.
+	mem := NewMemory()
+	k, _ := KeyOf("file_read", json.RawMessage(`{"path":"secrets/key"}`))
+	mem.AlwaysAllow(k)
+	k2, _ := KeyOf("http_fetch", json.RawMessage(`{"url":"https://a/"}`))
+	mem.AlwaysDeny(k2)
+	c := mustNew(t, Config{Rules: operator}, Options{Memory: mem})
+	if d, _ := c.Check(context.Background(), "file_read", json.RawMessage(`{"path":"secrets/key"}`)); d.Allowed || d.Source != "rule 1" {
+		t.Errorf("remembered allow beat the operator's deny: %+v", d)
+	}
+	if d, _ := c.Check(context.Background(), "http_fetch", json.RawMessage(`{"url":"https://a/"}`)); d.Allowed || d.Source != SourceRemembered {
+		t.Errorf("remembered deny lost to the operator's allow: %+v", d)
+	}
+}
+
+// TestNonStringArgumentsMatchedAsJSON is a model that wraps a denied
+// word in a list or an object to slip past a regexp written for a string.
+func TestNonStringArgumentsMatchedAsJSON(t *testing.T) {
+	c := mustNew(t, Config{Rules: []Rule{
+		{Tool: "db_*", Arg: &ArgMatcher{Path: "q", Regexp: `(?i)drop`}, Decision: Deny},
+		{Tool: "*", Decision: Allow},
+	}}, Options{})
+	for _, args := range []string{`{"q":"DROP TABLE users"}`, `{"q":["DROP TABLE users"]}`, `{"q":{"x":"drop table users"}}`} {
+		if d, _ := c.Check(context.Background(), "db_x", json.RawMessage(args)); d.Allowed {
+			t.Errorf("%s passed the deny: %+v", args, d)
+		}
+	}
+}
+
+// TestProjectCannotWidenUserDeny is a project agentlab.toml (or a planted
+// one the user trusted) that allows everything, against the user's own
+// deny: the stricter of the two files decides, whichever it is.
+func TestProjectCannotWidenUserDeny(t *testing.T) {
+	project := []Rule{{Tool: "*", Decision: Allow}}
+	user := []Rule{{Tool: "http_fetch", Arg: &ArgMatcher{Path: "url", Glob: "http://169.254.169.254/*"}, Decision: Deny}, {Tool: "mcp__*", Decision: Ask}}
+	c := mustNew(t, Config{Rules: project}, Options{UserRules: user})
+	tests := []struct {
+		tool, args string
+		allowed    bool
+		source     string
+	}{
+		{"http_fetch", `{"url":"http://169.254.169.254/latest"}`, false, "user rule 1"},
+		{"mcp__x__save", `{}`, false, SourceCIRefused},
+		{"file_read", `{"path":"a"}`, true, "rule 1"},
+	}
+	for _, tt := range tests {
+		d, err := c.Check(context.Background(), tt.tool, json.RawMessage(tt.args))
+		if err != nil || d.Allowed != tt.allowed || d.Source != tt.source {
+			t.Errorf("%s %s = %+v %v, want allowed=%v source=%s", tt.tool, tt.args, d, err, tt.allowed, tt.source)
+		}
+	}
+	// And the other way round: the project's deny holds over the user's allow.
+	c2 := mustNew(t, Config{Rules: []Rule{{Tool: "file_read", Decision: Deny}}}, Options{UserRules: []Rule{{Tool: "*", Decision: Allow}}})
+	if d, _ := c2.Check(context.Background(), "file_read", json.RawMessage(`{}`)); d.Allowed || d.Source != "rule 1" {
+		t.Errorf("project deny under a user allow: %+v", d)
 	}
 }

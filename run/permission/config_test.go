@@ -3,6 +3,7 @@ package permission
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,10 +81,12 @@ func TestParseConfigErrors(t *testing.T) {
 }
 
 func TestMemoryFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "permissions.json")
-	m, err := LoadMemory(path)
-	if err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "permissions.json")
+	scope := Scope{Project: "/p/one", KeyFile: filepath.Join(dir, "key")}
+	m, warn, err := LoadMemory(path, scope)
+	if err != nil || warn != "" {
+		t.Fatal(err, warn)
 	}
 	k1, _ := KeyOf("b_tool", json.RawMessage(`{"x":1}`))
 	k2, _ := KeyOf("a_tool", nil)
@@ -93,9 +96,9 @@ func TestMemoryFile(t *testing.T) {
 	if err := m.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	back, err := LoadMemory(path)
-	if err != nil {
-		t.Fatal(err)
+	back, warn, err := LoadMemory(path, scope)
+	if err != nil || warn != "" {
+		t.Fatal(err, warn)
 	}
 	if back.Lookup(k1) != Deny || back.Lookup(k2) != Allow {
 		t.Errorf("round trip lost decisions")
@@ -105,7 +108,60 @@ func TestMemoryFile(t *testing.T) {
 	if string(a) != string(b) || !strings.Contains(string(a), `"always_allow":[{"tool":"a_tool"`) {
 		t.Errorf("not stable: %s vs %s", a, b)
 	}
-	if strings.Contains(string(a), `"x"`) {
+	file, _ := os.ReadFile(path)
+	if strings.Contains(string(file), `"x"`) {
 		t.Error("arguments stored in clear")
+	}
+}
+
+// TestMemoryOtherProjectAndHandEdit is someone who shares the data
+// directory: a decision remembered in one project is not used in another,
+// and an "allow" added to the file by hand (or the file's signature
+// forged without the key) makes the whole file ignored, saying why.
+func TestMemoryOtherProjectAndHandEdit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "permissions.json")
+	key := filepath.Join(dir, "key")
+	one := Scope{Project: "/p/one", KeyFile: key}
+	m, _, _ := LoadMemory(path, one)
+	k, _ := KeyOf("file_read", json.RawMessage(`{"path":"secrets/key"}`))
+	m.AlwaysAllow(k)
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	other, warn, err := LoadMemory(path, Scope{Project: "/p/two", KeyFile: key})
+	if err != nil || warn != "" || other.Lookup(k) != "" {
+		t.Fatalf("another project sees the decision: %v %q %v", other.Lookup(k), warn, err)
+	}
+	// Saving the other project keeps the first one's decisions.
+	other.AlwaysDeny(k)
+	if err := other.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if again, _, _ := LoadMemory(path, one); again.Lookup(k) != Allow {
+		t.Error("saving one project lost another's decisions")
+	}
+	// A hand edit: move the deny of project two into an allow.
+	b, _ := os.ReadFile(path)
+	edited := strings.Replace(string(b), `"always_deny": [`, `"always_allow": [], "x": [`, 1)
+	edited = strings.Replace(edited, `"/p/two": {`, `"/p/two": {"always_allow": [{"tool":"file_read","args":"`+k.Args.String()+`"}],`, 1)
+	if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range []Scope{one, {Project: "/p/two", KeyFile: key}} {
+		got, warn, err := LoadMemory(path, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Lookup(k) != "" || !strings.Contains(warn, "signature does not match") {
+			t.Errorf("%s: a hand-edited file was used (%v) or not reported (%q)", sc.Project, got.Lookup(k), warn)
+		}
+	}
+	// A file written in the old unsigned form is not used either.
+	if err := os.WriteFile(path, []byte(`{"always_deny":[],"always_allow":[{"tool":"file_read","args":"`+k.Args.String()+`"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, warn, _ := LoadMemory(path, one); got.Lookup(k) != "" || !strings.Contains(warn, "older form") {
+		t.Errorf("an unsigned file was used: %v %q", got.Lookup(k), warn)
 	}
 }

@@ -1,15 +1,27 @@
 // Package permission decides whether a tool call may run.
 //
-// The order of the checks is fixed:
+// The operator's word is final. The order of the checks is fixed:
 //
-//  1. Remembered exact-call decisions: the always-deny list, then the
+//  1. Operator denies: the rules of the project's agentlab.toml (Config)
+//     and of the user's config.toml (Options.UserRules). In each, the first
+//     matching rule is that file's answer; of the two answers the stricter
+//     holds (deny over ask over allow). An operator deny ends the check.
+//  2. Remembered exact-call decisions: the always-deny list, then the
 //     always-allow list, keyed by tool name and the BLAKE3 hash of the
-//     canonical JSON of the arguments. Always-deny beats always-allow.
-//  2. The ordered rules: the first rule whose tool pattern (and argument
-//     matcher, when it has one) matches decides allow, deny or ask. Order
-//     matters — put the strictest rules first: a broad allow placed before
-//     a narrow deny makes the deny unreachable.
-//  3. No rule matched: ask.
+//     canonical JSON of the arguments, kept per project in a signed file.
+//  3. Operator allows and asks (the answer of step 1).
+//  4. Flow rules (Options.FlowRules, an agent node's `permissions`), which
+//     may only narrow: a flow deny refuses, a flow ask asks, and a flow
+//     allow holds only for a flow-scoped tool (FlowScoped) where no
+//     operator rule speaks.
+//  5. No rule matched: ask.
+//
+// Rules see the arguments as the tool will act on them
+// (Options.Normalize: a path as the workspace jail resolves it, a URL as
+// the fetcher requests it), and deny and ask rules also see the other
+// spellings Options.Aliases gives (a URL with its host resolved); a
+// non-string argument is matched on its JSON text. Within one file, order matters — put the strictest rules first: a
+// broad allow placed before a narrow deny makes the deny unreachable.
 //
 // "Ask" is settled by the tool's approval mode: "always" allows without
 // asking, "gated" lets a gate (a model call supplied by the caller) judge

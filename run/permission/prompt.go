@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -53,6 +55,69 @@ func NewTTYPrompter(in io.Reader, out io.Writer) *TTYPrompter {
 	return &TTYPrompter{in: bufio.NewReader(in), out: out, maxArgs: 400}
 }
 
+// ShowArgs renders a call's arguments for a person: every top-level
+// argument on a line of its own, by name, its value as JSON (so control
+// characters and terminal escapes show as \u001b, never act); a value
+// longer than fold characters keeps its beginning and end with a marker
+// saying how many characters are folded away in between. Nothing is left
+// out silently: a padded first argument cannot push the others out of
+// sight.
+func ShowArgs(args json.RawMessage, fold int) string {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil || m == nil {
+		return "  arguments: " + foldText(compactJSON(args), fold) + "\n"
+	}
+	if len(m) == 0 {
+		return "  arguments: none\n"
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "  arguments (%d):\n", len(keys))
+	for _, k := range keys {
+		name, _ := json.Marshal(k)
+		fmt.Fprintf(&b, "    %s: %s\n", strings.Trim(string(name), `"`), foldText(compactJSON(m[k]), fold))
+	}
+	return b.String()
+}
+
+// compactJSON is raw JSON without insignificant spaces. JSON escapes the
+// C0 controls (ESC shows as \u001b); the C1 controls and the bidirectional
+// overrides, which a terminal may obey, are escaped the same way.
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return strconv.QuoteToASCII(string(raw))
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	var out strings.Builder
+	for _, r := range strings.TrimSpace(b.String()) {
+		if (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x61c {
+			fmt.Fprintf(&out, `\u%04x`, r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.String()
+}
+
+// foldText keeps the first two thirds and the last third of fold
+// characters of s and says how many are folded away between them.
+func foldText(s string, fold int) string {
+	r := []rune(s)
+	if fold <= 0 || len(r) <= fold {
+		return s
+	}
+	head, tail := fold*2/3, fold/3
+	return fmt.Sprintf("%s …[%d characters folded; the whole value is what runs]… %s", string(r[:head]), len(r)-head-tail, string(r[len(r)-tail:]))
+}
+
 // parseAnswer reads one answer; ok is false for anything unrecognised.
 func parseAnswer(line string) (Answer, bool) {
 	switch strings.ToLower(strings.TrimSpace(line)) {
@@ -74,11 +139,7 @@ func parseAnswer(line string) (Answer, bool) {
 func (p *TTYPrompter) Ask(ctx context.Context, req Request) (Answer, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	args := string(req.Args)
-	if len(args) > p.maxArgs {
-		args = args[:p.maxArgs] + "…"
-	}
-	fmt.Fprintf(p.out, "\nagentlab: the tool %s wants to run (%s)\n  arguments: %s\n", req.Tool, req.Why, args)
+	fmt.Fprintf(p.out, "\nagentlab: the tool %s wants to run (%s)\n%s", req.Tool, req.Why, ShowArgs(req.Args, p.maxArgs))
 	for attempt := 0; attempt < 3; attempt++ {
 		fmt.Fprint(p.out, "Allow? [y]es / [n]o / [a]lways / [d]eny always: ")
 		line, err := p.readLine(ctx)

@@ -38,7 +38,7 @@ func TestTTYPrompter(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("input %q: answer %s, want %s", tt.input, got, tt.want)
 		}
-		if !strings.Contains(out.String(), "the tool http_fetch wants to run (no permission rule matches it)") || !strings.Contains(out.String(), `{"url":"https://a/"}`) || !strings.Contains(out.String(), tt.output) {
+		if !strings.Contains(out.String(), "the tool http_fetch wants to run (no permission rule matches it)") || !strings.Contains(out.String(), `url: "https://a/"`) || !strings.Contains(out.String(), tt.output) {
 			t.Errorf("input %q: output %q", tt.input, out.String())
 		}
 	}
@@ -69,5 +69,32 @@ func TestTTYThroughChecker(t *testing.T) {
 	}
 	if n := strings.Count(out.String(), "Allow?"); n != 1 {
 		t.Errorf("asked %d times", n)
+	}
+}
+
+// TestPromptShowsEveryArgument is a model that pads its first argument
+// with 100 KB so that the prompt cuts off the one that matters, and hides
+// text behind terminal escapes and a right-to-left override: every
+// argument is shown by name, a long value is folded with the count of
+// what is folded, and the escapes are shown as text.
+func TestPromptShowsEveryArgument(t *testing.T) {
+	args, _ := json.Marshal(map[string]string{
+		"a_padding": strings.Repeat("harmless ", 12000),
+		"url":       "https://evil.example/upload",
+		"z_note":    "ok\x1b[2K\r\u202eevil",
+	})
+	var out bytes.Buffer
+	p := NewTTYPrompter(strings.NewReader("n\n"), &out)
+	if _, err := p.Ask(context.Background(), Request{Tool: "http_fetch", Args: args, Why: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"arguments (3):", "a_padding: ", "characters folded", `url: "https://evil.example/upload"`, `z_note: "ok\u001b[2K\r\u202eevil"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("prompt lacks %q:\n%.600s", want, s)
+		}
+	}
+	if strings.ContainsAny(s, "\x1b\u202e") || len(s) > 2000 {
+		t.Errorf("prompt of %d bytes shows raw escapes or the whole padding", len(s))
 	}
 }

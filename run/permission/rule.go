@@ -33,8 +33,9 @@ type Rule struct {
 
 // ArgMatcher tests the argument at Path (dotted, "url", "params.week",
 // "items[0]"; a leading "$." is accepted) against a glob or a regular
-// expression (exactly one). A missing argument or one that is not a string
-// or number does not match.
+// expression (exactly one). A string is matched as it is, a number as
+// written, anything else (a list, an object, true, null) on its compact
+// JSON text; a missing argument does not match.
 type ArgMatcher struct {
 	Path   string `toml:"path" json:"path"`
 	Glob   string `toml:"glob,omitempty" json:"glob,omitempty"`
@@ -126,7 +127,13 @@ func (r *Rule) matches(tool string, args any) bool {
 	case float64:
 		s = strconv.FormatFloat(x, 'f', -1, 64)
 	default:
-		return false
+		// A list, an object, a bool or null is matched on its JSON text,
+		// so a deny on (?i)drop also catches {"q": ["DROP TABLE users"]}.
+		b, err := json.Marshal(x)
+		if err != nil {
+			return false
+		}
+		s = string(b)
 	}
 	return r.Arg.re.MatchString(s)
 }
@@ -160,6 +167,11 @@ func lookup(v any, steps []string) (any, bool) {
 	return v, true
 }
 
+// flowString renders a flow rule as the flow writes it.
+func (r *Rule) flowString() string {
+	return fmt.Sprintf("{tool: %q, action: %s}", r.Tool, r.Decision)
+}
+
 // String renders the rule as agentlab.toml text.
 func (r *Rule) String() string {
 	s := fmt.Sprintf("[[permissions.rules]] tool = %q decision = %q", r.Tool, r.Decision)
@@ -171,4 +183,52 @@ func (r *Rule) String() string {
 		}
 	}
 	return s
+}
+
+// FlowScoped reports whether a tool (or a tool pattern) reaches only what
+// the flow itself declares — the guarded, read-only query tools of its
+// own sources (db_query__…) and run_code, whose every sub-call is checked
+// on its own — so that a flow's allow rule may hold for it where no
+// operator rule speaks. Every other tool (files, the network, custom and
+// MCP tools) reaches the machine, and only the operator can open it.
+func FlowScoped(tool string) bool {
+	return strings.HasPrefix(tool, "db_query__") || tool == "run_code"
+}
+
+// Allows reports whether the operator's rules allow every call of tool
+// (a name or a pattern taken as written): the first rule without an
+// argument matcher whose pattern covers it says allow. A nil Config
+// allows nothing.
+func (c *Config) Allows(tool string) bool {
+	return c.verdict(tool) == Allow
+}
+
+// verdict is the decision of the first rule without an argument matcher
+// that covers tool, "" when none does.
+func (c *Config) verdict(tool string) Verdict {
+	if c == nil {
+		return ""
+	}
+	for i := range c.Rules {
+		r := c.Rules[i]
+		if r.Arg != nil {
+			continue
+		}
+		if globRegexp(r.Tool).MatchString(tool) {
+			return r.Decision
+		}
+	}
+	return ""
+}
+
+// OperatorAllows reports whether the operator allows every call of tool
+// when the project's and the user's rules are both in force: one of them
+// allows it and neither asks or denies (the stricter decides, as in
+// Checker.Check).
+func OperatorAllows(project, user *Config, tool string) bool {
+	p, u := project.verdict(tool), user.verdict(tool)
+	if p == Deny || u == Deny || p == Ask || u == Ask {
+		return false
+	}
+	return p == Allow || u == Allow
 }

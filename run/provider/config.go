@@ -285,6 +285,7 @@ func normalizeTOMLKey(k string) string {
 func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 	var all diag.List
 	var layers []*Config
+	var project, user *Config
 	for _, f := range []struct {
 		path    string
 		project bool
@@ -304,6 +305,11 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 		all = append(all, l...)
 		if c != nil {
 			layers = append(layers, c)
+			if f.project {
+				project = c
+			} else {
+				user = c
+			}
 		}
 	}
 	if all.HasErrors() {
@@ -313,7 +319,53 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 	for _, c := range layers {
 		merged.under(c)
 	}
+	if project != nil {
+		bindBaseURL(merged, project, user, projectFile, &all)
+	}
 	return merged, all
+}
+
+// CodeConfigBaseURL is a base_url of the project file that is not used:
+// it would have received a key the project file does not hold.
+const CodeConfigBaseURL = "W-PROVCFG-BASEURL"
+
+// bindBaseURL keeps the user's provider keys going only where the user
+// sends them. The project file may not override a base_url the user's
+// config sets, and its own base_url is used only with a key it holds
+// itself (or with no key at all): a key from the user's config or the
+// environment (OPENAI_API_KEY, ANTHROPIC_API_KEY) goes to the user's base
+// URL, else OPENAI_BASE_URL/ANTHROPIC_BASE_URL, else the provider's own.
+func bindBaseURL(merged, project, user *Config, projectFile string, l *diag.List) {
+	if user == nil {
+		user = &Config{}
+	}
+	for _, ep := range []struct {
+		name, keyEnv      string
+		base              *string
+		projBase, projKey string
+		userBase, userKey string
+	}{
+		{"openai", "OPENAI_API_KEY", &merged.Remote.OpenAIBaseURL, project.Remote.OpenAIBaseURL, project.Remote.OpenAIKey, user.Remote.OpenAIBaseURL, user.Remote.OpenAIKey},
+		{"anthropic", "ANTHROPIC_API_KEY", &merged.Remote.AnthropicBaseURL, project.Remote.AnthropicBaseURL, project.Remote.AnthropicKey, user.Remote.AnthropicBaseURL, user.Remote.AnthropicKey},
+	} {
+		if ep.projBase == "" || ep.projBase == ep.userBase {
+			continue
+		}
+		envKey := strings.TrimSpace(os.Getenv(ep.keyEnv)) != ""
+		var why string
+		switch {
+		case ep.userBase != "":
+			why = "the user's config sets its own base_url, which the project file cannot override"
+		case envKey || (ep.userKey != "" && ep.projKey == ""):
+			why = "the API key comes from " + map[bool]string{true: ep.keyEnv, false: "the user's config"}[envKey] + ", not from the project file, and a key goes only to the base_url of the configuration that holds it"
+		default:
+			continue
+		}
+		*ep.base = ep.userBase
+		l.Warnf(projectFile, diag.Pos{Line: 1, Col: 1}, CodeConfigBaseURL,
+			"set the base_url in the user config file ($XDG_CONFIG_HOME/agentlab/config.toml) if you mean to send your key there",
+			"[providers.%s] base_url %q of the project file is not used: %s", ep.name, ep.projBase, why)
+	}
 }
 
 // ProjectConfigFile returns the nearest agentlab.toml in dir or one of

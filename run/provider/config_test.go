@@ -89,13 +89,15 @@ func TestLoadConfigPrecedence(t *testing.T) {
 	write(project, "[providers]\nmax_attempts = 2\n[providers.openai]\nbase_url = \"http://localhost:8000/v1\"\n[providers.prices]\nm = { input_per_mtok = 1, output_per_mtok = 2 }\n")
 	write(user, "[providers]\nmax_attempts = 9\ntimeout = \"1m\"\n[providers.openai]\nbase_url = \"https://other\"\napi_key = \"user-key\"\n[providers.prices]\nm = { input_per_mtok = 5, output_per_mtok = 5 }\nn = { input_per_mtok = 3, output_per_mtok = 4 }\n")
 	c, diags := LoadConfig(project, user)
-	if len(diags) != 0 {
+	// The project file wins, but for the user's base_url: the user's key
+	// goes only where the user sends it.
+	if len(diags) != 1 || diags[0].Code != CodeConfigBaseURL {
 		t.Fatal(diags)
 	}
 	opts := Options{Remote: RemoteOptions{Timeout: time.Second}, Prices: map[string]Price{"n": {InputPerMTok: 7, OutputPerMTok: 7}}}
 	c.Apply(&opts)
 	r := opts.Remote
-	if r.MaxAttempts != 2 || r.OpenAIBaseURL != "http://localhost:8000/v1" || r.OpenAIKey != "user-key" || r.Timeout != time.Second {
+	if r.MaxAttempts != 2 || r.OpenAIBaseURL != "https://other" || r.OpenAIKey != "user-key" || r.Timeout != time.Second {
 		t.Errorf("remote %+v", r)
 	}
 	if want := map[string]Price{"m": {InputPerMTok: 1, OutputPerMTok: 2}, "n": {InputPerMTok: 7, OutputPerMTok: 7}}; !reflect.DeepEqual(opts.Prices, want) {
@@ -163,22 +165,42 @@ func TestNewReadsConfigFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := p.(*OpenAI)
-	if o.r.key != "from-user-config" || o.r.endpoint.String() != "https://project.example/v1/chat/completions" {
-		t.Errorf("key from user config, base from the project: got %s", o.r.endpoint)
+	// A project file (planted up the tree, or just committed) cannot send
+	// the user's key to its own server.
+	if o.r.key != "from-user-config" || o.r.endpoint.String() != "https://user.example/v1/chat/completions" {
+		t.Errorf("key from user config went to %s", o.r.endpoint)
+	}
+	if w := ConfigWarnings(sub); len(w) != 1 || w[0].Code != CodeConfigBaseURL {
+		t.Errorf("the unused project base_url must be warned about: %v", w)
 	}
 	// With a base directory (the flow's), its nearest agentlab.toml is
-	// the project file, wherever the command runs from.
+	// the project file, wherever the command runs from; its base_url is
+	// used with a key it holds itself.
+	if err := os.WriteFile(user, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	other := t.TempDir()
 	if err := os.WriteFile(filepath.Join(other, "agentlab.toml"), []byte("[providers.openai]\nbase_url = \"https://flow.example/v1\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w := ConfigWarnings(other); len(w) != 0 {
+		t.Errorf("warnings without a key in the project file: %v", w)
+	}
+	if err := os.WriteFile(filepath.Join(other, "agentlab.toml"), []byte("[providers.openai]\nbase_url = \"https://flow.example/v1\"\napi_key = \"sk-project\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p, err = New("openai", Options{BaseDir: other})
 	if err != nil || p.(*OpenAI).r.endpoint.Host != "flow.example" {
 		t.Errorf("project file of the base directory: %v", err)
 	}
-	if w := ConfigWarnings(other); len(w) != 0 {
-		t.Errorf("warnings without a key in the project file: %v", w)
+	// The same file with the key in the environment: the key does not go
+	// to the project's server.
+	t.Setenv("OPENAI_API_KEY", "sk-env")
+	p, err = New("openai", Options{BaseDir: other})
+	if err != nil || p.(*OpenAI).r.endpoint.Host == "flow.example" {
+		t.Errorf("the environment's key went to the project's base_url: %v", err)
 	}
+	t.Setenv("OPENAI_API_KEY", "")
 	if err := os.WriteFile(filepath.Join(other, "agentlab.toml"), []byte("[providers.openai]\napi_key = \"sk-x\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +208,7 @@ func TestNewReadsConfigFiles(t *testing.T) {
 		t.Errorf("a key in the project file must be warned about: %v", w)
 	}
 	// Options set by the caller win over the files.
-	p, err = New("openai", Options{Remote: RemoteOptions{OpenAIBaseURL: "https://flag.example/v1"}})
+	p, err = New("openai", Options{Remote: RemoteOptions{OpenAIBaseURL: "https://flag.example/v1", OpenAIKey: "sk-flag"}})
 	if err != nil || p.(*OpenAI).r.endpoint.Host != "flag.example" {
 		t.Errorf("caller's base URL: %v", err)
 	}

@@ -47,6 +47,10 @@ func (m *Mock) Seed(req Request) int64 {
 	return m.opts.Seed
 }
 
+// PermissionGateNode is the node id under which the permission gate's
+// calls are made (run.GateNode).
+const PermissionGateNode = "permission-gate"
+
 // Complete implements Provider.
 func (m *Mock) Complete(ctx context.Context, req Request, onToken func(string)) (Response, error) {
 	if err := ctx.Err(); err != nil {
@@ -76,6 +80,10 @@ func (m *Mock) Complete(ctx context.Context, req Request, onToken func(string)) 
 		}
 		resp.ToolCalls = []ToolCall{tc}
 		resp.StopReason = StopToolCalls
+	case req.Node == PermissionGateNode && len(req.Labels) > 0:
+		// The permission gate decides by the seed (and the call's number)
+		// only: words in the arguments ("allow") must not steer it.
+		text = req.Labels[newRNG(seed, []byte(fmt.Sprintf("%s:%d", PermissionGateNode, req.Call))).intn(len(req.Labels))]
 	case len(req.Labels) > 0:
 		text = pickLabel(r, req.Labels, question)
 	case req.OutputSchema != nil:

@@ -192,3 +192,15 @@ func lookSandboxPath(name string) (string, error) {
 	}
 	return "", fmt.Errorf("%s is not installed in %s", name, sandboxPath)
 }
+
+// ForPreset returns the backend code runs in when the operator's choice is
+// operator ("" = AGENTLAB_SANDBOX, else detection) and a preset's sandbox
+// row asks for preset ("auto", "bwrap", "process"). The sandbox is the
+// operator's: a preset may only ask for the stricter bwrap; its "process"
+// (the built-in minimal preset's) or "auto" leaves the operator's choice.
+func ForPreset(operator Backend, preset string) Backend {
+	if Backend(preset) == Bwrap {
+		return Bwrap
+	}
+	return operator
+}

@@ -58,6 +58,13 @@ type CustomDeps struct {
 	// WorkDir is the working directory of command tools (under the run
 	// directory); Sandbox limits other than the timeout use the defaults.
 	WorkDir string
+	// SecretHosts binds each secret to the hosts it may be sent to (the
+	// operator's [secrets] tables). A secret it does not name is never
+	// sent.
+	SecretHosts SecretBindings
+	// Backend is the sandbox backend the operator chose for command tools;
+	// "" detects it (AGENTLAB_SANDBOX, else bwrap where it works).
+	Backend sandbox.Backend
 }
 
 // DecodeCustom reads a declaration from its plan form; unknown keys are
@@ -132,6 +139,9 @@ func NewCustom(s CustomSpec, deps CustomDeps) (Tool, error) {
 				return nil, bad("secrets may not appear in command arguments")
 			}
 		}
+		if i := CodeTemplate(s.Command.Argv); i >= 0 {
+			return nil, bad("command element %d (%q) is a program the shell or interpreter runs, filled by an argument: pass the argument after the program as a positional parameter instead", i, s.Command.Argv[i])
+		}
 		if s.Effect == "" {
 			s.Effect = Write
 		}
@@ -187,12 +197,7 @@ func (t *customTool) render(src string, env map[string]any) (string, error) {
 
 func (t *customTool) callHTTP(ctx context.Context, args map[string]any) (*Result, error) {
 	h := t.spec.HTTP
-	// Path pieces are escaped so an argument cannot add segments or a query.
-	escaped := map[string]any{}
-	for k, v := range args {
-		escaped[k] = url.PathEscape(scalarString(v))
-	}
-	u, err := t.render(h.URL, map[string]any{"args": escaped})
+	u, err := t.renderURL(h.URL, args)
 	if err != nil {
 		return nil, err
 	}
@@ -217,6 +222,9 @@ func (t *customTool) callHTTP(ctx context.Context, args map[string]any) (*Result
 	if len(h.Headers) > 0 {
 		secrets := map[string]any{}
 		for _, m := range secretName.FindAllStringSubmatch(strings.Join(mapValues(h.Headers), " "), -1) {
+			if err := t.deps.SecretHosts.sendable(m[1], u); err != nil {
+				return nil, refuse(t.spec.Name, CodeSecretHost, "bind the secret to the API's host in the operator's configuration: [secrets."+m[1]+"] hosts = [\"…\"]", "%v", err)
+			}
 			v, ok := t.deps.Secret(m[1])
 			if !ok {
 				return nil, refuse(t.spec.Name, CodeArgs, "set the environment variable "+m[1]+" (secrets are never written to the plan)", "secret %s is not set", m[1])
@@ -262,6 +270,40 @@ func (t *customTool) callHTTP(ctx context.Context, args map[string]any) (*Result
 		return nil, err
 	}
 	return responseResult(resp), nil
+}
+
+// renderURL fills the URL template, escaping each argument for the
+// component it lands in: in the path as one segment (a "/" or "?" in it is
+// escaped, so it cannot add segments or a query, and a value that would
+// make a whole segment "." or ".." is refused), in the query or fragment
+// as a query value (so "&admin=true" stays one value).
+func (t *customTool) renderURL(tpl string, args map[string]any) (string, error) {
+	cut := len(tpl)
+	if i := strings.IndexAny(tpl, "?#"); i >= 0 {
+		cut = i
+	}
+	escape := func(f func(string) string) map[string]any {
+		out := map[string]any{}
+		for k, v := range args {
+			out[k] = f(scalarString(v))
+		}
+		return map[string]any{"args": out}
+	}
+	path, err := t.render(tpl[:cut], escape(url.PathEscape))
+	if err != nil {
+		return "", err
+	}
+	tsegs, rsegs := strings.Split(tpl[:cut], "/"), strings.Split(path, "/")
+	for i, seg := range rsegs {
+		if (seg == "." || seg == "..") && (i >= len(tsegs) || tsegs[i] != seg) {
+			return "", refuse(t.spec.Name, CodeArgs, "pass a value that names something, not . or ..", "an argument would make the URL path segment %q, which climbs the server's path", seg)
+		}
+	}
+	rest, err := t.render(tpl[cut:], escape(url.QueryEscape))
+	if err != nil {
+		return "", err
+	}
+	return path + rest, nil
 }
 
 // wholeTag matches a string that is one template tag and nothing else.
@@ -311,9 +353,12 @@ func (t *customTool) callCommand(ctx context.Context, args map[string]any) (*Res
 		if err != nil {
 			return nil, err
 		}
+		if i > 0 && optionLike(a, s) {
+			return nil, refuse(t.spec.Name, CodeArgs, "pass a value that does not start with -", "argument %d would start with %q and be read as an option by %s", i, "-", c.Argv[0])
+		}
 		argv[i] = s
 	}
-	spec := sandbox.Spec{Argv: argv, Dir: t.deps.WorkDir}
+	spec := sandbox.Spec{Argv: argv, Dir: t.deps.WorkDir, Backend: t.deps.Backend}
 	if c.TimeoutS > 0 {
 		spec.Timeout = time.Duration(c.TimeoutS) * time.Second
 	}

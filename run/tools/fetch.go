@@ -16,6 +16,12 @@ import (
 	"time"
 )
 
+// Resolve looks a host name up the way the guard does (the configured
+// resolver), for permission rules written with addresses.
+func (f *Fetcher) Resolve(ctx context.Context, host string) ([]netip.Addr, error) {
+	return f.cfg.Resolver.LookupNetIP(ctx, "ip", host)
+}
+
 // Resolver looks up a host name. *net.Resolver satisfies it; tests pass
 // their own so that no DNS is needed.
 type Resolver interface {

@@ -119,3 +119,33 @@ func openErr(tool, p string, err error) error {
 	}
 	return fmt.Errorf("%s: %q: %w", tool, p, err)
 }
+
+// Canonical returns the workspace-relative path a file tool would really
+// open for p: cleaned, "./" and inner ".." removed, and links inside the
+// workspace resolved, so that a permission rule on "secrets/*" also sees
+// "./secrets/key", "docs/../secrets/key" and a link to secrets/. A path
+// the jail refuses is returned with the refusal.
+func (w *Workspace) Canonical(p string) (string, error) {
+	rel, err := w.resolve("", p)
+	if err != nil {
+		return "", err
+	}
+	cur, rest := filepath.Join(w.dir, rel), []string(nil)
+	full := cur
+	for {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			full = filepath.Join(append([]string{real}, rest...)...)
+			break
+		}
+		if cur == w.dir || cur == filepath.Dir(cur) {
+			break
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+		cur = filepath.Dir(cur)
+	}
+	r, err := filepath.Rel(w.dir, full)
+	if err != nil || !within(w.dir, full) {
+		return rel, nil
+	}
+	return filepath.ToSlash(r), nil
+}

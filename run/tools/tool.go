@@ -83,6 +83,9 @@ const (
 	CodeJail    = "E-TOOL-JAIL"    // a path outside the workspace
 	CodeSSRF    = "E-TOOL-SSRF"    // a refused network destination
 	CodeDecl    = "E-TOOL-DECL"    // a bad tool declaration
+	// CodeSecretHost is a secret a custom tool would send to a host the
+	// operator did not bind it to (or a secret bound to no host).
+	CodeSecretHost = "E-TOOL-SECRET-HOST"
 )
 
 // Refusal is a tool call refused before or instead of running. The engine

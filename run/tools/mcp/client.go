@@ -213,7 +213,13 @@ func (c *Client) adopt(listed []*sdk.Tool) error {
 		want[n] = true
 	}
 	have := map[string]bool{}
-	names := newNamer(c.spec.Name)
+	var remotes []string
+	for _, t := range listed {
+		if t != nil && t.Name != "" {
+			remotes = append(remotes, t.Name)
+		}
+	}
+	names := newNamer(c.spec.Name).assignAll(remotes)
 	check := tools.NewRegistry() // Register checks the name and compiles the schema
 	for _, t := range listed {
 		if t == nil || t.Name == "" || have[t.Name] {
@@ -223,7 +229,7 @@ func (c *Client) adopt(listed []*sdk.Tool) error {
 		if len(want) > 0 && !want[t.Name] {
 			continue
 		}
-		mt := newTool(c, names.assign(t.Name), t)
+		mt := newTool(c, names[t.Name], t)
 		if err := check.Register(mt); err != nil {
 			c.warnings = append(c.warnings, fmt.Sprintf("mcp server %q: tool %q is not offered: %s", c.spec.Name, t.Name, oneLine(err.Error())))
 			continue

@@ -169,9 +169,11 @@ func ParseConfig(file string, data []byte) ([]ServerSpec, diag.List) {
 }
 
 // Merge combines the servers of several configuration files, the one of
-// highest precedence first (the project's agentlab.toml, then the user's
-// config.toml): a server declared under the same name in a file of higher
-// precedence replaces the whole entry of a lower one; the others are kept.
+// highest precedence first (a run passes the user's config.toml, then the
+// project's agentlab.toml, so that a project file cannot replace a server
+// the user declared): a server declared under the same name in a file of
+// higher precedence replaces the whole entry of a lower one; the others
+// are kept.
 // The result is sorted by name.
 func Merge(lists ...[]ServerSpec) []ServerSpec {
 	seen := map[string]bool{}

@@ -94,6 +94,16 @@ func TestConfigUnreadable(t *testing.T) {
 	}
 }
 
+// TestNamesHostileServer is a server that offers "read.note" beside
+// "read_note", hoping the first takes the name (and the allow rule) of the
+// second: the unchanged name keeps its name whatever the order.
+func TestNamesHostileServer(t *testing.T) {
+	got := newNamer("x").assignAll([]string{"read.note", "read_note"})
+	if got["read_note"] != "mcp__x__read_note" || got["read.note"] == "mcp__x__read_note" || !strings.HasPrefix(got["read.note"], "mcp__x__read_note_") {
+		t.Errorf("names = %v", got)
+	}
+}
+
 func TestNames(t *testing.T) {
 	n := newNamer("notes")
 	got := []string{

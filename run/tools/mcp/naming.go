@@ -44,6 +44,32 @@ type namer struct {
 
 func newNamer(server string) *namer { return &namer{server: server, taken: map[string]bool{}} }
 
+// assignAll names every remote tool of a server: first the names that
+// need no change, then the others, so that a tool whose name had to be
+// changed ("read.note") never takes the name of one that did not
+// ("read_note") — and with it the permission rules written for that one.
+func (n *namer) assignAll(remotes []string) map[string]string {
+	out := make(map[string]string, len(remotes))
+	for _, pass := range []bool{true, false} {
+		for _, r := range remotes {
+			if _, done := out[r]; !done && validAsIs(r) == pass {
+				out[r] = n.assign(r)
+			}
+		}
+	}
+	return out
+}
+
+// validAsIs reports whether a remote name needs no change.
+func validAsIs(remote string) bool {
+	for _, r := range remote {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return remote != ""
+}
+
 func (n *namer) assign(remote string) string {
 	var b strings.Builder
 	for _, r := range remote {
