@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,16 +33,31 @@ func openSealed(dataDir, id string) (*sealedRun, error) {
 	if err != nil {
 		return nil, exitf(exitUsage, "%v", err)
 	}
-	end := chain.SealedPrefix(snap.Events)
-	if end < 0 {
+	if chain.SealedPrefix(snap.Events) < 0 {
 		return nil, exitf(exitUsage, "run %s is not sealed (status %s): the audit views read sealed runs only; see what it has with agentlab runs events %s", id, snap.Record.Status, id)
 	}
 	if len(snap.Problems) > 0 {
 		fmt.Fprintf(os.Stderr, "warning: run %s has %d problem(s) in its event log; check it with agentlab verify %s\n", id, len(snap.Problems), snap.Dir)
 	}
-	st, err := store.OpenFileStore(filepath.Join(dataDir, "artifacts"))
+	s, err := sealedOf(dataDir, id, snap)
 	if err != nil {
 		return nil, exitf(exitUsage, "%v", err)
+	}
+	return s, nil
+}
+
+// errNotSealed is sealedOf's answer for a run without run.finished.
+var errNotSealed = errors.New("the run is not sealed")
+
+// sealedOf is the sealed prefix of snap with the data dir's artifacts.
+func sealedOf(dataDir, id string, snap *runlog.Snapshot) (*sealedRun, error) {
+	end := chain.SealedPrefix(snap.Events)
+	if end < 0 {
+		return nil, errNotSealed
+	}
+	st, err := store.OpenFileStore(filepath.Join(dataDir, "artifacts"))
+	if err != nil {
+		return nil, err
 	}
 	return &sealedRun{ID: id, Events: snap.Events[:end+1], get: st.Get}, nil
 }
