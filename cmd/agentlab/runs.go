@@ -123,7 +123,7 @@ Examples:
   agentlab runs events
   agentlab runs events 2026 --format json`, runsEvents)
 	cmd.AddCommand(list, show, events,
-		newRunsEvidenceCmd(&dir, &format), newRunsToolsCmd(&dir, &format), newRunsUsingCmd(&dir, &format), newRunsExtractCmd(&dir))
+		newRunsEvidenceCmd(&dir, &format), newRunsToolsCmd(&dir, &format), newRunsUsingCmd(&dir, &format), newRunsExtractCmd(&dir), newRunsReviewCmd(&dir, &format))
 	return cmd
 }
 

@@ -316,4 +316,3 @@ func jsonObject(v any) any {
 	_ = json.Unmarshal(b, &out)
 	return out
 }
-
