@@ -19,7 +19,7 @@ type finding struct {
 	Message string `json:"message"`
 }
 
-// reviewRules are the rules of runs review, in the order docs/running.md
+// reviewRules are the rules of runs review, in the order docs/evidence.md
 // lists them. Each reads one event and says what is anomalous about it,
 // in the event's own words: the review computes no figure of its own.
 var reviewRules = []struct {
@@ -172,7 +172,7 @@ violations kept, rejected or escalated decisions, a degraded or withheld
 issuance and a run that did not succeed. Each finding names its rule, the
 event (seq) and node, and says what happened in the event's own words: the
 review adds no figure of its own and changes nothing in the run. The rules
-are listed in docs/running.md.
+are listed in docs/evidence.md.
 
 --format json prints {"run":…,"findings":[{"rule","seq","node","message"}…]}.
 Exits 0 whatever it finds. RUN defaults to the latest run.
