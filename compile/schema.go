@@ -19,6 +19,7 @@ const (
 	kExpr                 // an expression (compile/expr), context field.ctx
 	kTmpl                 // a template string (compile/tmpl)
 	kStrList              // list of strings
+	kTmplList             // a template string or a list of them; the plan holds a list
 	kAny                  // any JSON value (JSON Schema, forms)
 	kTmplAny              // any JSON value whose strings are templates (tool args)
 	kObj                  // mapping described by field.sub
@@ -77,15 +78,16 @@ func (s *schema) extend(what string, more ...*field) *schema {
 
 // Field constructors keep the tables short.
 
-func fStr(name string) *field  { return &field{name: name, kind: kStr} }
-func fInt(name string) *field  { return &field{name: name, kind: kInt} }
-func fNum(name string) *field  { return &field{name: name, kind: kNum} }
-func fBool(name string) *field { return &field{name: name, kind: kBool} }
-func fAny(name string) *field  { return &field{name: name, kind: kAny} }
-func fTmpl(name string) *field { return &field{name: name, kind: kTmpl} }
-func fStrs(name string) *field { return &field{name: name, kind: kStrList} }
-func fRef(name string) *field  { return &field{name: name, kind: kNodeRef} }
-func fRefs(name string) *field { return &field{name: name, kind: kNodeRefs} }
+func fStr(name string) *field   { return &field{name: name, kind: kStr} }
+func fInt(name string) *field   { return &field{name: name, kind: kInt} }
+func fNum(name string) *field   { return &field{name: name, kind: kNum} }
+func fBool(name string) *field  { return &field{name: name, kind: kBool} }
+func fAny(name string) *field   { return &field{name: name, kind: kAny} }
+func fTmpl(name string) *field  { return &field{name: name, kind: kTmpl} }
+func fStrs(name string) *field  { return &field{name: name, kind: kStrList} }
+func fTmpls(name string) *field { return &field{name: name, kind: kTmplList} }
+func fRef(name string) *field   { return &field{name: name, kind: kNodeRef} }
+func fRefs(name string) *field  { return &field{name: name, kind: kNodeRefs} }
 func fVar(name string) *field {
 	return &field{name: name, kind: kVar, pattern: identRe, patDesc: "a name of lowercase letters, digits and _"}
 }
