@@ -145,16 +145,16 @@ func flowOfPlan(p *plan.Plan, ran map[string]bool) *yaml.Node {
 		add("preset", p.Preset.Name)
 	}
 	if len(p.Inputs) > 0 {
-		add("inputs", jsonObject(p.Inputs))
+		add("inputs", wholeNumbers(jsonObject(p.Inputs)))
 	}
 	if len(p.Sources) > 0 {
 		add("sources", jsonObject(p.Sources))
 	}
 	if p.Settings != plan.DefaultSettings {
-		add("settings", jsonObject(p.Settings))
+		add("settings", wholeNumbers(jsonObject(p.Settings)))
 	}
 	if len(p.Tools) > 0 {
-		add("tools", p.Tools)
+		add("tools", wholeNumbers(jsonObject(p.Tools)))
 	}
 	var kept []plan.Edge
 	for _, e := range p.Edges {
@@ -266,13 +266,13 @@ func flowNodes(nodes []plan.Node, ran map[string]bool) []any {
 			add("when", n.When)
 		}
 		if n.Retry.Max > 0 {
-			add("retry", jsonObject(n.Retry))
+			add("retry", wholeNumbers(jsonObject(n.Retry)))
 		}
 		if n.OnError != "" && n.OnError != "fail" {
 			add("on_error", n.OnError)
 		}
 		if n.TimeoutS > 0 {
-			add("timeout_s", n.TimeoutS)
+			add("timeout_s", wholeNumbers(n.TimeoutS))
 		}
 		keys := make([]string, 0, len(n.Spec))
 		for k := range n.Spec {
@@ -282,7 +282,7 @@ func flowNodes(nodes []plan.Node, ran map[string]bool) []any {
 		lang := compile.NodeSpecKeys(n.Type)
 		for _, k := range keys {
 			if lang(k) {
-				add(k, n.Spec[k])
+				add(k, wholeNumbers(n.Spec[k]))
 			}
 		}
 		if n.Body != nil {
