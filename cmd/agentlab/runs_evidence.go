@@ -101,7 +101,8 @@ func openPickedSealed(dir string, args []string) (*sealedRun, error) {
 }
 
 // runNumbers reads every number of the run's outputs (in field order) and
-// of its report nodes' citation markers.
+// of its report nodes: the text the model wrote and the citation markers
+// the system filled in.
 func runNumbers(d *render.Doc) []numberRow {
 	src := newSources(d)
 	var rows []numberRow
@@ -145,6 +146,15 @@ func runNumbers(d *render.Doc) []numberRow {
 	}
 	for _, r := range d.Reports {
 		for _, p := range r.Parts {
+			if p.Kind == render.PartText {
+				// The text the model wrote between markers: its numbers
+				// are judged like an output's, at offsets into the source.
+				for _, n := range issuance.Check(p.Text, src.metrics, issuance.Options{}).Numbers {
+					n.Start, n.End = n.Start+p.Start, n.End+p.Start
+					rows = append(rows, src.judge("report "+r.Node, n))
+				}
+				continue
+			}
 			if t := markerTrail(d, &p); t != "" {
 				rows = append(rows, numberRow{Where: "report " + r.Node, Text: p.Text, Start: p.Start, End: p.End, Status: numSourced, Trail: t})
 			}

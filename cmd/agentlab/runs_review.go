@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/run/engine"
 )
 
 // finding is one anomaly of a run, at the event that shows it.
@@ -91,8 +92,10 @@ var reviewRules = []struct {
 	}},
 	{"human-reject", func(e chain.Event, d eventFields) string {
 		switch {
-		case e.Type == "human.decided" && d.Approved != nil && !*d.Approved:
-			return fmt.Sprintf("%s rejected", orSomeone(d.By))
+		case e.Type == "human.decided" && !engine.IsApproval(d.Answer):
+			// Judged from the recorded answer, as resume judges it, never
+			// from the stored flag.
+			return fmt.Sprintf("%s rejected (answered %q)", orSomeone(d.By), d.Answer)
 		case e.Type == "human.escalated":
 			return "the deadline passed and the decision was escalated"
 		}
@@ -129,7 +132,7 @@ type eventFields struct {
 	Sentence   string          `json:"sentence"`
 	Limit      string          `json:"limit"`
 	By         string          `json:"by"`
-	Approved   *bool           `json:"approved"`
+	Answer     string          `json:"answer"`
 	Tier       string          `json:"tier"`
 	Status     string          `json:"status"`
 	Output     struct {
