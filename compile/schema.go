@@ -78,16 +78,18 @@ func (s *schema) extend(what string, more ...*field) *schema {
 
 // Field constructors keep the tables short.
 
-func fStr(name string) *field   { return &field{name: name, kind: kStr} }
-func fInt(name string) *field   { return &field{name: name, kind: kInt} }
-func fNum(name string) *field   { return &field{name: name, kind: kNum} }
-func fBool(name string) *field  { return &field{name: name, kind: kBool} }
-func fAny(name string) *field   { return &field{name: name, kind: kAny} }
-func fTmpl(name string) *field  { return &field{name: name, kind: kTmpl} }
-func fStrs(name string) *field  { return &field{name: name, kind: kStrList} }
+func fStr(name string) *field  { return &field{name: name, kind: kStr} }
+func fInt(name string) *field  { return &field{name: name, kind: kInt} }
+func fNum(name string) *field  { return &field{name: name, kind: kNum} }
+func fBool(name string) *field { return &field{name: name, kind: kBool} }
+func fAny(name string) *field  { return &field{name: name, kind: kAny} }
+func fTmpl(name string) *field { return &field{name: name, kind: kTmpl} }
+func fStrs(name string) *field { return &field{name: name, kind: kStrList} }
+func fRef(name string) *field  { return &field{name: name, kind: kNodeRef} }
+func fRefs(name string) *field { return &field{name: name, kind: kNodeRefs} }
+
+// fTmpls is a field of names that may each be a template (human assignees).
 func fTmpls(name string) *field { return &field{name: name, kind: kTmplList} }
-func fRef(name string) *field   { return &field{name: name, kind: kNodeRef} }
-func fRefs(name string) *field  { return &field{name: name, kind: kNodeRefs} }
 func fVar(name string) *field {
 	return &field{name: name, kind: kVar, pattern: identRe, patDesc: "a name of lowercase letters, digits and _"}
 }

@@ -20,15 +20,11 @@ import (
 
 // argCompleters maps a command path to the completion of its arguments.
 var argCompleters = map[string]cobra.CompletionFunc{
-	"agentlab resume":        firstArg(completeRunIDs),
-	"agentlab report":        firstArg(completeRunIDs),
-	"agentlab runs show":     firstArg(completeRunIDs),
-	"agentlab runs events":   firstArg(completeRunIDs),
-	"agentlab runs evidence": firstArg(completeRunIDs),
-	"agentlab runs tools":    firstArg(completeRunIDs),
-	"agentlab runs extract":  firstArg(completeRunIDs),
-	"agentlab runs review":   firstArg(completeRunIDs),
-	"agentlab approve":       completeApprove,
+	"agentlab resume":      firstArg(completeRunIDs),
+	"agentlab report":      firstArg(completeRunIDs),
+	"agentlab runs show":   firstArg(completeRunIDs),
+	"agentlab runs events": firstArg(completeRunIDs),
+	"agentlab approve":     completeApprove,
 	"agentlab examples init": firstArg(func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var names []string
 		for _, e := range examples.List() {

@@ -70,3 +70,10 @@ func (s *sealedRun) doc() (*render.Doc, error) {
 	}
 	return d, nil
 }
+
+// The audit views that read one run complete its id.
+func init() {
+	for _, sub := range []string{"evidence", "tools", "extract", "review"} {
+		argCompleters["agentlab runs "+sub] = firstArg(completeRunIDs)
+	}
+}
