@@ -169,7 +169,11 @@ func markerTrail(d *render.Doc, p *render.Part) string {
 	if p.Mark != "" || p.Null || p.Masked {
 		return ""
 	}
-	if _, err := strconv.ParseFloat(strings.NewReplacer(",", "", "%", "").Replace(strings.Fields(p.Text + " x")[0]), 64); err != nil {
+	shows := false // the filled-in text holds a quantity (not a name, a date…)
+	for _, n := range issuance.Check(p.Text, nil, issuance.Options{}).Numbers {
+		shows = shows || n.Ignored == nil
+	}
+	if !shows {
 		return ""
 	}
 	switch p.Kind {
@@ -249,8 +253,20 @@ func (s *numberSources) judge(where string, n issuance.Number) numberRow {
 	case len(n.Ambiguous) > 0:
 		row.Status, row.Trail = numSuspicious, "fits several metrics: "+strings.Join(n.Ambiguous, ", ")
 		return row
+	case n.Value == nil && n.Interval != nil:
+		// An approximate number ("两千余") the checker did not trace to a
+		// metric is never sourced by a cell or input that merely lies
+		// inside it.
+		for _, sv := range s.values {
+			if sv.v >= n.Interval[0] && sv.v <= n.Interval[1] {
+				row.Status, row.Trail = numSuspicious, "approximate: "+sv.trail+" lies in it"
+				return row
+			}
+		}
+		row.Status, row.Trail = numNoEvidence, "approximate, and no metric, snapshot cell or input lies in it"
+		return row
 	case n.Value == nil:
-		row.Status, row.Trail = numNoEvidence, "no metric holds an interval that fits it"
+		row.Status, row.Trail = numNoEvidence, "no metric, snapshot cell or input holds it"
 		return row
 	}
 	v := *n.Value
