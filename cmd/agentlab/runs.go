@@ -18,7 +18,7 @@ func newRunsCmd() *cobra.Command {
 	var dir, format, storeURL string
 	cmd := &cobra.Command{
 		Use:   "runs [list|show [RUN]|events [RUN]|evidence [RUN]|tools [RUN]|using CARD@VERSION|extract [RUN]|review [RUN]]",
-		Short: "Inspect runs: list them, show one, print its events",
+		Short: "Inspect runs: list them, show one, print its events, audit them",
 		Long: `Inspect the runs in the data directory.
 
   list         every run, newest first (the default)
