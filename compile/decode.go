@@ -200,6 +200,27 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 			out = append(out, e.Str)
 		}
 		return out, true
+	case kTmplList:
+		// One template or a list of them, each rendered when the node runs
+		// (human assignees: "{{ input.owner }}"). A single string becomes a
+		// one-element list, so the plan has one shape and a flow that
+		// writes a list keeps its plan hash.
+		items := []*V{v}
+		if v.Kind == vSeq {
+			items = v.Items
+		} else if v.Kind != vScalar || v.IsNull() {
+			return typeErr("a string or a list of strings")
+		}
+		out := make([]any, 0, len(items))
+		for i, e := range items {
+			if e.Kind != vScalar || e.IsNull() {
+				d.errf(e, "E-SCHEMA-TYPE", "write a string here", "%s[%d] must be a string, found %s", path, i, e.kindName())
+				continue
+			}
+			d.strs = append(d.strs, strRef{src: d.src, v: e, node: d.node, field: path})
+			out = append(out, e.Str)
+		}
+		return out, true
 	case kAny:
 		return d.plain(v, path, false), true
 	case kTmplAny:

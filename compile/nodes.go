@@ -171,7 +171,7 @@ var typeFields = map[string][]*field{
 	"human": {
 		fTmpl("prompt").required(),
 		fAny("form"),
-		fStrs("assignees"),
+		fTmpls("assignees"),
 		fStr("decision").dflt("any").match(quorumRe, "any, all or quorum:M"),
 		fStr("deadline"),
 		fEnum("on_timeout", "reject", "escalate").dflt("reject"),

@@ -19,6 +19,7 @@ const (
 	kExpr                 // an expression (compile/expr), context field.ctx
 	kTmpl                 // a template string (compile/tmpl)
 	kStrList              // list of strings
+	kTmplList             // a template string or a list of them; the plan holds a list
 	kAny                  // any JSON value (JSON Schema, forms)
 	kTmplAny              // any JSON value whose strings are templates (tool args)
 	kObj                  // mapping described by field.sub
@@ -86,6 +87,9 @@ func fTmpl(name string) *field { return &field{name: name, kind: kTmpl} }
 func fStrs(name string) *field { return &field{name: name, kind: kStrList} }
 func fRef(name string) *field  { return &field{name: name, kind: kNodeRef} }
 func fRefs(name string) *field { return &field{name: name, kind: kNodeRefs} }
+
+// fTmpls is a field of names that may each be a template (human assignees).
+func fTmpls(name string) *field { return &field{name: name, kind: kTmplList} }
 func fVar(name string) *field {
 	return &field{name: name, kind: kVar, pattern: identRe, patDesc: "a name of lowercase letters, digits and _"}
 }

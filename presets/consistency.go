@@ -7,9 +7,10 @@ import (
 )
 
 // problem is a contradiction between the rows of a resolved preset; row
-// names the row it is reported at.
+// names the row it is about, key the contradiction whatever the values in
+// its message (so that it can be followed from op to op).
 type problem struct {
-	row, msg, fix string
+	row, msg, fix, key string
 }
 
 // singletons are row kinds of which at most one row may be enabled: the
@@ -30,7 +31,7 @@ func consistency(rows []plan.PresetRow) []problem {
 		if contains(singletons, r.Use) {
 			if first, dup := firstOfUse[r.Use]; dup {
 				out = append(out, problem{r.ID, fmt.Sprintf("rows %q and %q are both enabled %s rows; only one may be", first, r.ID, r.Use),
-					fmt.Sprintf("disable or remove one of them")})
+					"disable or remove one of them", "singleton " + first + " " + r.ID})
 			} else {
 				firstOfUse[r.Use] = r.ID
 			}
@@ -40,7 +41,7 @@ func consistency(rows []plan.PresetRow) []problem {
 			name, _ := r.Config["name"].(string)
 			if first, dup := toolRow[name]; dup {
 				out = append(out, problem{r.ID, fmt.Sprintf("rows %q and %q both enable tool %q", first, r.ID, name),
-					"disable or remove one of them"})
+					"disable or remove one of them", "tool " + first + " " + r.ID})
 			} else {
 				toolRow[name] = r.ID
 			}
@@ -61,13 +62,13 @@ func consistency(rows []plan.PresetRow) []problem {
 		if mode, _ := r.Config["mode"].(string); mode == PresentPTC || mode == PresentBoth {
 			if _, ok := toolRow["run_code"]; !ok {
 				out = append(out, problem{r.ID, fmt.Sprintf("presentation %q folds tools into run_code, but no enabled tool row names run_code", mode),
-					"enable the run_code tool row (enable: tool.run_code) or use mode: native"})
+					"enable the run_code tool row (enable: tool.run_code) or use mode: native", "run_code " + r.ID})
 			}
 		}
 	}
 	if compressRow != "" && wrapRow != "" && compressAt >= wrapUpAt {
 		out = append(out, problem{compressRow, fmt.Sprintf("compress_at %g is not below wrap_up_at %g (row %q); the agent would stop before compacting", compressAt, wrapUpAt, wrapRow),
-			"set compress_at below wrap_up_at"})
+			"set compress_at below wrap_up_at", "compress " + compressRow + " " + wrapRow})
 	}
 	return out
 }

@@ -198,6 +198,11 @@ func TestPatchErrors(t *testing.T) {
 		{"ptc without run_code", files{"p.patch.yml": "base: standard\nops:\n  - replace: presentation\n    config: {mode: ptc}\n"}, []string{"3:5 E-PRESET-CONSISTENCY"}, "run_code"},
 		{"two personas", files{"p.patch.yml": "base: standard\nops:\n  - insert: {id: p2, use: persona, config: {prefix: x}}\n    after: persona\n"}, []string{"3:5 E-PRESET-CONSISTENCY"}, "only one may be"},
 		{"compress after wrap-up", files{"p.patch.yml": "base: standard\nops:\n  - replace: compaction\n    config: {compress_at: 0.9}\n"}, []string{"3:5 E-PRESET-CONSISTENCY"}, "compress_at 0.9"},
+		// The contradiction is reported at the op that causes it, even when
+		// that op acts on another row than the one the message is about.
+		{"ptc: run_code disabled by a later op", files{"p.patch.yml": "base: ptc\nops:\n  - disable: tool.file_grep\n  - enable: tool.http_fetch\n  - disable: tool.run_code\n"}, []string{"5:5 E-PRESET-CONSISTENCY"}, "run_code"},
+		{"wrap-up lowered below compaction", files{"p.patch.yml": "base: standard\nops:\n  - disable: tool.file_grep\n  - replace: guard.context\n    config: {wrap_up_at: 0.5}\n"}, []string{"4:5 E-PRESET-CONSISTENCY"}, "compress_at 0.6 is not below wrap_up_at 0.5"},
+		{"a tool enabled after a row of the same name was inserted", files{"p.patch.yml": "base: standard\nops:\n  - insert: {id: tool.h2, use: tool, config: {name: http_fetch}}\n    after: sandbox\n  - enable: tool.http_fetch\n"}, []string{"5:5 E-PRESET-CONSISTENCY"}, "both enable tool"},
 		{"cycle", map2("p.patch.yml", "base: q.patch.yml\nops: []\n", "q.patch.yml", "base: ./p.patch.yml\nops: []\n"), []string{"1:7 E-PRESET-CYCLE"}, "p.patch.yml -> q.patch.yml -> p.patch.yml"},
 		{"self cycle", files{"p.patch.yml": "base: p.patch.yml\nops: []\n"}, []string{"1:7 E-PRESET-CYCLE"}, ""},
 		{"base with errors", map2("p.patch.yml", "base: sub/q.patch.yml\nops: []\n", "sub/q.patch.yml", "base: standard\nops:\n  - remove: nope\n"), []string{"3:13 E-PRESET-MISSING-ID"}, ""},

@@ -115,10 +115,28 @@ func loadPatch(file string, stack []string) ([]plan.PresetRow, diag.List) {
 	}
 	for _, pr := range consistency(rows) {
 		if !had[pr.msg] {
-			ds.Errorf(p.File, p.posForRow(pr.row), CodeConsistency, pr.fix, "%s", pr.msg)
+			ds.Errorf(p.File, p.causeOf(base, pr), CodeConsistency, pr.fix, "%s", pr.msg)
 		}
 	}
 	return rows, ds
+}
+
+// causeOf is the position of the op that brings contradiction pr about:
+// the first op after which the rows hold it. That op may act on another
+// row than the one pr is about (disable: tool.run_code breaks the
+// presentation row), so it is found by applying the ops one by one.
+func (p *Patch) causeOf(base []plan.PresetRow, pr problem) diag.Pos {
+	for i := range p.Ops {
+		prefix := *p
+		prefix.Ops = p.Ops[:i+1]
+		rows, _ := prefix.Apply(base)
+		for _, q := range consistency(rows) {
+			if q.key == pr.key {
+				return p.Ops[i].Pos
+			}
+		}
+	}
+	return p.posForRow(pr.row)
 }
 
 // resolveBase returns the rows of the patch's base.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -69,20 +70,43 @@ func askHuman(w io.Writer, in *bufio.Reader, q engine.HumanQuestion) (engine.Hum
 			return engine.HumanDecision{}, err
 		}
 	}
-	by := os.Getenv("USER")
-	if len(q.Assignees) > 0 {
-		if by, err = read(fmt.Sprintf("your name (one of %s) > ", strings.Join(q.Assignees, ", "))); err != nil {
-			return engine.HumanDecision{}, err
-		}
-	}
-	if by == "" {
-		by = "terminal"
+	by, err := askName(w, read, q.Assignees)
+	if err != nil {
+		return engine.HumanDecision{}, err
 	}
 	comment, err := read("comment (optional) > ")
 	if err != nil {
 		return engine.HumanDecision{}, err
 	}
 	return engine.HumanDecision{By: by, Answer: ans, Comment: comment, Form: vals}, nil
+}
+
+// askName says who decides: one of the assignees when the node has
+// some, asked again when the answer is not one of them; otherwise $USER,
+// or, when $USER is unset, a name asked for. An empty name never decides,
+// and a few wrong answers end the prompt rather than loop.
+func askName(w io.Writer, read func(string) (string, error), assignees []string) (string, error) {
+	label := "your name > "
+	if len(assignees) > 0 {
+		label = fmt.Sprintf("your name (one of %s) > ", strings.Join(assignees, ", "))
+	} else if u := strings.TrimSpace(os.Getenv("USER")); u != "" {
+		return u, nil
+	}
+	for range 3 {
+		name, err := read(label)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case name == "":
+			fmt.Fprintln(w, "a name is needed: an empty name never decides")
+		case len(assignees) > 0 && !slices.Contains(assignees, name):
+			fmt.Fprintf(w, "%q is not an assignee of this node\n", name)
+		default:
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("no name that may decide was given; decide later with agentlab approve --by NAME")
 }
 
 // askForm reads the fields of an approval's form, one prompt each; an

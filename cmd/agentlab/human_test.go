@@ -68,6 +68,43 @@ func TestAskHuman(t *testing.T) {
 	}
 }
 
+// TestAskHumanNoEmptyUser: with $USER unset, or a person who answers
+// with no name or someone else's, the inline prompt asks again and never
+// records a decision by an empty name (nor by a stand-in like "terminal").
+func TestAskHumanNoEmptyUser(t *testing.T) {
+	t.Setenv("USER", "")
+	tests := []struct {
+		name, input string
+		assignees   []string
+		wantBy      string
+		wantErr     bool
+	}{
+		{"USER unset: the name is asked", "yes\nbo\n\n", nil, "bo", false},
+		{"USER unset: a blank name is asked again", "yes\n\n  \nbo\n\n", nil, "bo", false},
+		{"USER unset: only blank names end the prompt", "yes\n\n\n\n", nil, "", true},
+		{"an outsider is asked again", "yes\nmallory\nann\n\n", []string{"ann"}, "ann", false},
+		{"an empty name is not an assignee", "yes\n\n\n\n", []string{"ann"}, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			got, err := askHuman(&out, bufio.NewReader(strings.NewReader(tc.input)), engine.HumanQuestion{Node: "gate", Prompt: "Ship?", Assignees: tc.assignees})
+			if tc.wantErr {
+				if err == nil {
+					t.Fatalf("decided by %q; want no decision", got.By)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.By != tc.wantBy {
+				t.Errorf("by = %q, want %q", got.By, tc.wantBy)
+			}
+		})
+	}
+}
+
 // TestPrintForm checks the list of fields shown when a run waits.
 func TestPrintForm(t *testing.T) {
 	var b bytes.Buffer

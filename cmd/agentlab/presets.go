@@ -264,7 +264,11 @@ func writePresetYAML(w io.Writer, p plan.Preset) error {
 		Rows        []row  `yaml:"rows"`
 	}{Description: "resolved from " + p.Name}
 	for _, r := range p.Rows {
-		doc.Rows = append(doc.Rows, row{r.ID, r.Use, r.Disabled, r.Config})
+		cfg, _ := wholeNumbers(r.Config).(map[string]any)
+		if r.Config == nil {
+			cfg = nil
+		}
+		doc.Rows = append(doc.Rows, row{r.ID, r.Use, r.Disabled, cfg})
 	}
 	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)

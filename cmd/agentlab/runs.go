@@ -19,13 +19,22 @@ func init() { register("runs", newRunsCmd) }
 func newRunsCmd() *cobra.Command {
 	var dir, format, storeURL string
 	cmd := &cobra.Command{
-		Use:   "runs [list|show [RUN]|events [RUN]]",
-		Short: "Inspect runs: list them, show one, print its events",
+		Use:   "runs [list|show [RUN]|events [RUN]|evidence [RUN]|tools [RUN]|using CARD@VERSION|extract [RUN]|review [RUN]]",
+		Short: "Inspect runs: list them, show one, print its events, audit them",
 		Long: `Inspect the runs in the data directory.
 
   list         every run, newest first (the default)
   show [RUN]   one run's record and node states
   events [RUN] the run's event log, one line per event
+
+Audit views, read from a run's sealed events and artifacts only:
+
+  evidence [RUN]       every number of its outputs and reports: sourced,
+                       suspicious or without evidence, with its trail
+  tools [RUN]          tools its agents were allowed but never called
+  using CARD@VERSION   the runs that used a metric card version
+  extract [RUN] -o F   a flow of what an exploratory run executed
+  review [RUN]         anomalies of its events, by rule
 
 RUN defaults to the latest run and may be a unique prefix of a run id.
 
@@ -45,7 +54,7 @@ Examples:
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return unknownSubcommand("agentlab runs", args[0], []string{"list", "show", "events"})
+				return unknownSubcommand("agentlab runs", args[0], runsSubcommands)
 			}
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
@@ -115,9 +124,13 @@ a run id.
 Examples:
   agentlab runs events
   agentlab runs events 2026 --format json`, runsEvents)
-	cmd.AddCommand(list, show, events)
+	cmd.AddCommand(list, show, events,
+		newRunsEvidenceCmd(&dir, &format), newRunsToolsCmd(&dir, &format), newRunsUsingCmd(&dir, &format), newRunsExtractCmd(&dir), newRunsReviewCmd(&dir, &format))
 	return cmd
 }
+
+// runsSubcommands are the names agentlab runs accepts.
+var runsSubcommands = []string{"list", "show", "events", "evidence", "tools", "using", "extract", "review"}
 
 // listRuns lists the data dir's runs, or a shared store's with storeURL.
 func listRuns(w io.Writer, dataDir, storeURL, format string) error {

@@ -60,6 +60,9 @@ func Decide(cfg Config, user string, toolsets []string, title string) Decision {
 	switch cfg.Mode {
 	case ModeOn:
 	case ModePartial:
+		if user == "" {
+			return no("PTC_MODE is partial and no user is known (no --actor and $USER unset), so none is in PTC_USER_ALLOWLIST")
+		}
 		if !inList(cfg.UserAllowlist, user) {
 			return no("PTC_MODE is partial and user %q is not in PTC_USER_ALLOWLIST", user)
 		}
@@ -89,6 +92,10 @@ func Decide(cfg Config, user string, toolsets []string, title string) Decision {
 	case cfg.RolloutPercent >= 100:
 	case cfg.RolloutPercent <= 0:
 		return no("PTC_ROLLOUT_PERCENT is %g, so no user is in the rollout", cfg.RolloutPercent)
+	case user == "":
+		// An unknown user has no bucket of its own: hashing "" would put
+		// every anonymous run in the same bucket, decided by nobody.
+		return no("PTC_ROLLOUT_PERCENT is %g and no user is known (no --actor and $USER unset), so none is in the rollout", cfg.RolloutPercent)
 	default:
 		b := Bucket(user, cfg.RolloutSalt)
 		if float64(b) >= cfg.RolloutPercent {

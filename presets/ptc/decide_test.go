@@ -54,6 +54,9 @@ func TestDecideChain(t *testing.T) {
 		{"invalid debug: no filter", map[string]string{EnvMode: "on", EnvDebug: "maybe"}, "alice", sales, "nonptc", true, ""},
 		{"opt-in cannot enable when off", map[string]string{EnvDebug: "opt-in"}, "alice", sales, "useptc", false, "PTC_MODE is off"},
 		{"opt-in cannot enable outside rollout", map[string]string{EnvMode: "on", EnvRolloutPercent: "10", EnvDebug: "opt-in"}, "carol", sales, "useptc", false, "bucket 60"},
+		{"partial: an empty user is never listed", map[string]string{EnvMode: "partial", EnvUserAllowlist: "bob,,"}, "", sales, "", false, "no user is known"},
+		{"rollout: an empty user is never in", map[string]string{EnvMode: "on", EnvRolloutPercent: "99"}, "", sales, "", false, "no user is known"},
+		{"rollout 100 needs no user", map[string]string{EnvMode: "on", EnvRolloutPercent: "100"}, "", sales, "", true, ""},
 		{"opt-in cannot enable for unlisted user", map[string]string{EnvMode: "partial", EnvUserAllowlist: "bob", EnvDebug: "opt-in"}, "alice", sales, "useptc", false, "PTC_USER_ALLOWLIST"},
 	}
 	for _, tt := range tests {

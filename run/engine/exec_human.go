@@ -58,7 +58,10 @@ func execHuman(ctx context.Context, t *task) (any, effects, error) {
 	if _, _, err := ParseDecisionMode(mode); err != nil {
 		return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
 	}
-	assignees := strList(n.Spec["assignees"])
+	assignees, err := renderAssignees(t)
+	if err != nil {
+		return nil, effects{}, err
+	}
 	fm, err := form.FromSpec(n.Spec["form"])
 	if err != nil {
 		return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
