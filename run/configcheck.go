@@ -35,8 +35,8 @@ const (
 // projectTables are the tables read from the project's agentlab.toml, and
 // userTables those read from the user's config.toml.
 var (
-	projectTables = []string{"http_fetch", "mcp", "permissions", "providers", "ptc", "sandbox", "secrets"}
-	userTables    = []string{"mcp", "permissions", "providers", "sandbox", "secrets", "trust"}
+	projectTables = []string{"http_fetch", "mcp", "paths", "permissions", "providers", "ptc", "sandbox", "secrets", "store"}
+	userTables    = []string{"mcp", "permissions", "providers", "sandbox", "secrets", "store", "trust"}
 )
 
 // CheckConfigFile checks every table of a configuration file at once: the

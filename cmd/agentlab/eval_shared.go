@@ -94,6 +94,9 @@ func mergeSharedShards(cmd *cobra.Command, f evalFlags, o eval.Options, b *bucke
 		if err != nil {
 			return exitf(exitFailed, "%v", err)
 		}
+		if err := checkShardResult(&o, key, r); err != nil {
+			return exitf(exitFailed, "%v", err)
+		}
 		rs = append(rs, r)
 	}
 	if len(missing) > 0 {
@@ -108,4 +111,40 @@ func mergeSharedShards(cmd *cobra.Command, f evalFlags, o eval.Options, b *bucke
 	}
 	res.Exit = eval.ExitCode(res)
 	return finishEval(cmd, f, res)
+}
+
+// checkShardResult makes sure a result read from the bucket is the shard
+// it is filed under: the same suite and plan, that shard's index and
+// count, and exactly that shard's cases (each once, none of another
+// shard's), so that an edited or misplaced file cannot merge as complete.
+func checkShardResult(o *eval.Options, key string, r *eval.Result) error {
+	suiteHash, _, err := o.Suite.Hash()
+	if err != nil {
+		return err
+	}
+	switch {
+	case r.Suite != suiteHash.String():
+		return fmt.Errorf("%s: the result is of suite %s, not of this suite (%s)", key, r.Suite, suiteHash)
+	case r.Plan != o.PlanHash.String():
+		return fmt.Errorf("%s: the result ran plan %s, not this flow's plan %s", key, r.Plan, o.PlanHash)
+	case r.Shard == nil || r.Shard.Index != o.Shard.Index || r.Shard.Count != o.Shard.Count:
+		return fmt.Errorf("%s: the result is not of shard %s", key, o.Shard)
+	}
+	cases, _, _ := eval.Cases(o)
+	want := map[eval.Key]bool{}
+	for _, c := range cases {
+		want[c.Key()] = true
+	}
+	seen := map[eval.Key]bool{}
+	for _, c := range r.Cases {
+		k := eval.Key{Question: c.Question, Variant: c.Variant, Repeat: c.Repeat}
+		if !want[k] || seen[k] {
+			return fmt.Errorf("%s: case %s/%s/%d does not belong to shard %s, or is there twice", key, k.Question, k.Variant, k.Repeat, o.Shard)
+		}
+		seen[k] = true
+	}
+	if len(seen)+r.Unrun != len(want) {
+		return fmt.Errorf("%s: shard %s has %d cases, the result accounts for %d (%d run, %d unrun); run the shard again", key, o.Shard, len(want), len(seen)+r.Unrun, len(seen), r.Unrun)
+	}
+	return nil
 }

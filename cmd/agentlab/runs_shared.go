@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
+	"unicode"
 
 	"github.com/agentlab/agentlab/run/share"
 )
@@ -37,7 +39,19 @@ func runsListShared(w io.Writer, storeURL, format string) error {
 		if r.Problem != "" {
 			seal += " (" + r.Problem + ")"
 		}
-		t.Append(r.ID, r.Kind, r.Origin, r.Tier, r.Created, seal)
+		t.Append(printable(r.ID), printable(r.Kind), printable(r.Origin), printable(r.Tier), printable(r.Created), printable(seal))
 	}
 	return t.Render()
+}
+
+// printable shows a value read from a bucket with its control characters
+// escaped: a run.json written by someone else must not reach the terminal
+// as escape sequences or break the table's lines.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, s)
 }

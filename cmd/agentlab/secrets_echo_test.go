@@ -95,7 +95,11 @@ func TestEchoingServersNeverGetSecretsRecorded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeFile("agentlab.toml", "[http_fetch]\nallow_nets = [\"127.0.0.1/32\"]\n\n[[permissions.rules]]\ntool = \"echo_*\"\ndecision = \"allow\"\n")
+	host := tool.Listener.Addr().String()
+	writeFile("agentlab.toml", "[http_fetch]\nallow_nets = [\"127.0.0.1/32\"]\n\n[[permissions.rules]]\ntool = \"echo_*\"\ndecision = \"allow\"\n\n"+
+		// The operator binds each secret to the echoing host; the test is
+		// about what that host sends back.
+		"[secrets.ECHO_TOKEN]\nhosts = [\""+host+"\"]\n\n[secrets.ECHO_BASIC]\nhosts = [\""+host+"\"]\n")
 	tools := ""
 	for _, p := range []string{"ok", "fail"} {
 		tools += fmt.Sprintf(`  echo_%s:

@@ -129,6 +129,10 @@ type Options struct {
 	Extra []string
 }
 
+// MaxTasks bounds the tasks of one workflow (Argo keeps a workflow's
+// status in one Kubernetes object, which has a size limit of its own).
+const MaxTasks = 10000
+
 // dataDir is where a task keeps its local store: a pod's own file system.
 const dataDir = "/tmp/agentlab"
 
@@ -174,8 +178,8 @@ func EvalShards(suite string, shards int, o Options) (*Workflow, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	if shards < 1 {
-		return nil, fmt.Errorf("--shards must be at least 1")
+	if shards < 1 || shards > MaxTasks {
+		return nil, fmt.Errorf("--shards must be from 1 to %d", MaxTasks)
 	}
 	var tasks []Task
 	var deps []string
@@ -211,6 +215,9 @@ func PlanBatch(plan string, lines []string, o Options) (*Workflow, error) {
 	}
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("--inputs has no lines: give one JSON object of inputs per line")
+	}
+	if len(lines) > MaxTasks {
+		return nil, fmt.Errorf("--inputs has %d lines; a workflow has at most %d tasks: split the batch into several workflows", len(lines), MaxTasks)
 	}
 	var tasks []Task
 	for i, l := range lines {

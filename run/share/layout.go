@@ -49,14 +49,19 @@ var ErrNotReproducible = errors.New("not reproducible")
 // ErrNotSealed: only sealed runs are published.
 var ErrNotSealed = errors.New("not sealed")
 
+// ManifestFormat is the version of manifest.json this build writes and reads.
+const ManifestFormat = 1
+
 // Manifest lists what a published run consists of, so that a pull knows
-// which blobs to fetch before it has a local copy to read.
+// which blobs to fetch, and how large each may be, before it has a local
+// copy to read.
 type Manifest struct {
-	Format    int      `json:"format"`
-	Run       string   `json:"run"`
-	Seal      string   `json:"seal"`
-	Artifacts []string `json:"artifacts"`
-	Pages     []string `json:"pages"`
+	Format    int              `json:"format"`
+	Run       string           `json:"run"`
+	Seal      string           `json:"seal"`
+	Artifacts []string         `json:"artifacts"`
+	Sizes     map[string]int64 `json:"sizes"`
+	Pages     []string         `json:"pages"`
 }
 
 func sealKey(b *bucket.Bucket, run string) string { return b.Loc.Key("runs", run, SealFile) }

@@ -3,6 +3,7 @@ package share
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strings"
 
@@ -45,10 +46,15 @@ func List(ctx context.Context, b *bucket.Bucket) ([]RemoteRun, error) {
 		if isNotFound(err) {
 			continue
 		}
+		r := RemoteRun{ID: id}
+		if errors.Is(err, bucket.ErrTooLarge) {
+			r.Problem = "SEAL is not a seal: " + err.Error()
+			out = append(out, r)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		r := RemoteRun{ID: id}
 		seal, err := parseSealFile(id, held)
 		if err != nil {
 			r.Problem = err.Error()

@@ -47,6 +47,20 @@ func Publish(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pub
 	} else if !isNotFound(err) {
 		return nil, err
 	}
+	// Only a copy that verifies against its own seal is shared: a damaged
+	// event log or page committed under SEAL would be the bucket's for good.
+	pages := map[string]string{}
+	for name, path := range map[string]string{BundleFile: rec.Bundle, ReportFile: rec.Report} {
+		if path != "" {
+			if _, err := os.Stat(path); err == nil {
+				pages[name] = path
+			}
+		}
+	}
+	check := &Pulled{Dir: snap.Dir, Bundle: pages[BundleFile]}
+	if err := verifyPulled(check, seal); err != nil {
+		return nil, fmt.Errorf("run %s %w against its seal %s here, so nothing was published: %v (see `agentlab verify %s`)", runID, ErrDoesNotVerify, seal, err, snap.Dir)
+	}
 
 	local, err := store.OpenFileStore(runlog.ArtifactsDir(dataDir))
 	if err != nil {
@@ -54,10 +68,14 @@ func Publish(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pub
 	}
 	remote := &bucket.Blobs{B: b, Ctx: ctx}
 	ids := snap.Artifacts(local)
+	sizes := map[string]int64{}
 	for _, s := range ids {
 		id, err := hashid.Parse(s)
 		if err != nil {
 			return nil, fmt.Errorf("run %s: artifact %q: %w", runID, s, err)
+		}
+		if fi, err := os.Stat(local.Path(id)); err == nil {
+			sizes[s] = fi.Size()
 		}
 		if ok, err := remote.Has(id); err != nil {
 			return nil, err
@@ -76,12 +94,9 @@ func Publish(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pub
 	}
 	out.Artifacts = len(ids)
 
-	m := Manifest{Format: 1, Run: runID, Seal: rec.Seal, Artifacts: ids, Pages: []string{}}
+	m := Manifest{Format: ManifestFormat, Run: runID, Seal: rec.Seal, Artifacts: ids, Sizes: sizes, Pages: []string{}}
 	files := map[string][]byte{}
-	for name, path := range map[string]string{BundleFile: rec.Bundle, ReportFile: rec.Report} {
-		if path == "" {
-			continue
-		}
+	for name, path := range pages {
 		page, err := os.ReadFile(path)
 		if err != nil {
 			continue // pages can be exported again from the evidence (agentlab report)

@@ -81,7 +81,8 @@ func TestEchoingServerSecretsRedactedFromToolResults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tool, err := NewCustom(spec, CustomDeps{Fetcher: f, Secret: lookup})
+		bound := SecretBindings{"ECHO_TOKEN": {srv.Listener.Addr().String()}, "ECHO_BASIC": {srv.Listener.Addr().String()}}
+		tool, err := NewCustom(spec, CustomDeps{Fetcher: f, Secret: lookup, SecretHosts: bound})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,18 @@ const MaxBlob int64 = 8 << 30
 type Blobs struct {
 	B   *Bucket
 	Ctx context.Context
+	// Limit, when set, is the largest size blob id may have (a pull knows
+	// each blob's size from the run's manifest); else MaxBlob.
+	Limit func(id hashid.ID) int64
+}
+
+func (s *Blobs) limit(id hashid.ID) int64 {
+	if s.Limit != nil {
+		if n := s.Limit(id); n >= 0 && n < MaxBlob {
+			return n
+		}
+	}
+	return MaxBlob
 }
 
 var _ store.Store = (*Blobs)(nil)
@@ -60,7 +72,7 @@ func (s *Blobs) PutReader(r io.Reader) (hashid.ID, int64, error) {
 
 // Get reads and re-hashes blob id.
 func (s *Blobs) Get(id hashid.ID) ([]byte, error) {
-	b, err := s.B.Get(s.Ctx, s.key(id), MaxBlob)
+	b, err := s.B.Get(s.Ctx, s.key(id), s.limit(id))
 	if err != nil {
 		return nil, s.blobErr(id, err)
 	}
@@ -77,11 +89,12 @@ func (s *Blobs) Open(id hashid.ID) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, s.blobErr(id, err)
 	}
-	if size > MaxBlob {
+	max := s.limit(id)
+	if size > max {
 		r.Close()
-		return nil, s.blobErr(id, fmt.Errorf("%w (%d bytes)", ErrTooLarge, size))
+		return nil, s.blobErr(id, fmt.Errorf("%w (%d bytes, the limit is %d)", ErrTooLarge, size, max))
 	}
-	return store.NewVerifyingReader(r, id, s.key(id), MaxBlob), nil
+	return store.NewVerifyingReader(r, id, s.key(id), max), nil
 }
 
 // Has reports whether the bucket holds blob id.

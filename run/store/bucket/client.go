@@ -8,14 +8,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go"
+)
+
+// Network bounds of every request to the bucket.
+const (
+	dialTimeout   = 10 * time.Second
+	headerTimeout = 60 * time.Second
 )
 
 // Errors a caller tells apart with errors.Is.
@@ -56,6 +64,15 @@ func Open(ctx context.Context, l Location) (*Bucket, error) {
 		// needs one.
 		cfg.Region = "us-east-1"
 	}
+	// A server that accepts the connection and never answers must not
+	// hang a command: bounded dial, TLS and response-header waits (a body
+	// in flight is bounded by the command's own deadline).
+	cfg.HTTPClient = awshttp.NewBuildableClient().WithDialerOptions(func(d *net.Dialer) {
+		d.Timeout = dialTimeout
+	}).WithTransportOptions(func(t *http.Transport) {
+		t.TLSHandshakeTimeout = dialTimeout
+		t.ResponseHeaderTimeout = headerTimeout
+	})
 	client := s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if l.Endpoint != "" {
 			o.BaseEndpoint = aws.String(l.Endpoint)
@@ -182,8 +199,19 @@ func (b *Bucket) Create(ctx context.Context, key string, data []byte) (created b
 		case err == nil:
 			return true, nil
 		case st == http.StatusPreconditionFailed:
+			// "Already there" is believed only when the object is: a
+			// server or proxy answering 412 to everything must not make a
+			// writer skip a blob the bucket does not have.
+			ok, herr := b.Exists(ctx, key)
+			if herr != nil {
+				return false, herr
+			}
+			if !ok {
+				return false, fmt.Errorf("put %s: the server answered 412 (already there) but has no such object; check the server or set conditional=off in the store URL", key)
+			}
 			return false, nil
 		case st == http.StatusConflict && try < conflictTries:
+			time.Sleep(time.Duration(try) * 50 * time.Millisecond)
 			continue
 		default:
 			return false, fmt.Errorf("put %s: %w", key, err)
@@ -233,10 +261,19 @@ func (b *Bucket) Probe(ctx context.Context) (bool, error) {
 	}
 	key := b.Loc.Key(".probe", hex.EncodeToString(r[:]))
 	defer b.client.DeleteObject(context.WithoutCancel(ctx), &s3.DeleteObjectInput{Bucket: &b.Loc.Bucket, Key: &key})
-	if err := b.put(ctx, key, []byte("1"), true); err != nil {
+	var err error
+	for try := 1; try <= conflictTries; try++ {
+		// Another writer probing at the same instant can make the server
+		// answer 409 for a moment; that is not a failure of the store.
+		if err = b.put(ctx, key, []byte("1"), true); err == nil || statusOf(err) != http.StatusConflict {
+			break
+		}
+		time.Sleep(time.Duration(try) * 50 * time.Millisecond)
+	}
+	if err != nil {
 		return false, fmt.Errorf("store %s: cannot write %s: %w", b.Loc, key, err)
 	}
-	err := b.put(ctx, key, []byte("2"), true)
+	err = b.put(ctx, key, []byte("2"), true)
 	switch st := statusOf(err); {
 	case err == nil:
 		return false, nil // the header was ignored

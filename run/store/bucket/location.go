@@ -8,8 +8,10 @@
 package bucket
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -37,40 +39,64 @@ type Location struct {
 func ParseLocation(s string) (Location, error) {
 	u, err := url.Parse(s)
 	if err != nil {
-		return Location{}, fmt.Errorf("store %q: %v; write it as s3://BUCKET/PREFIX?endpoint=URL&path_style=true", s, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error repeats the URL, which may hold a credential
+		}
+		return Location{}, fmt.Errorf("the store URL cannot be read: %v; write it as s3://BUCKET/PREFIX?endpoint=URL&path_style=true", err)
 	}
 	if u.Scheme != "s3" {
-		return Location{}, fmt.Errorf("store %q: the scheme must be s3:// (an S3-compatible bucket), e.g. s3://team-runs/agentlab", s)
+		return Location{}, fmt.Errorf("store %q: the scheme must be s3:// (an S3-compatible bucket), e.g. s3://team-runs/agentlab", redact(u))
 	}
 	if u.User != nil {
 		return Location{}, fmt.Errorf("store %q: credentials do not belong in the store URL; use the AWS credential chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, a web identity or an instance role)", redact(u))
 	}
 	if u.Host == "" {
-		return Location{}, fmt.Errorf("store %q: no bucket; write it as s3://BUCKET/PREFIX", s)
+		return Location{}, fmt.Errorf("store %q: no bucket; write it as s3://BUCKET/PREFIX", redact(u))
+	}
+	if u.Fragment != "" || strings.Contains(s, "#") {
+		return Location{}, fmt.Errorf("store %q: a store URL has no #fragment (everything after # would be dropped, endpoint included); write it as s3://BUCKET/PREFIX?endpoint=URL", redact(u))
 	}
 	l := Location{Bucket: u.Host, Prefix: strings.Trim(u.Path, "/"), Conditional: "auto"}
-	q := u.Query()
-	for k := range q {
+	for _, seg := range strings.Split(l.Prefix, "/") {
+		if (seg == "." || seg == ".." || strings.ContainsRune(seg, 0)) && l.Prefix != "" {
+			return Location{}, fmt.Errorf("store %q: the prefix %q has a %q segment; name the prefix plainly, e.g. s3://%s/agentlab", redact(u), l.Prefix, seg, l.Bucket)
+		}
+	}
+	q, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return Location{}, fmt.Errorf("store %q: the options cannot be read: %v", redact(u), err)
+	}
+	for k, vs := range q {
 		switch k {
 		case "endpoint", "path_style", "region", "conditional":
+			if len(vs) > 1 {
+				return Location{}, fmt.Errorf("store %q: option %q is given %d times; give it once", redact(u), k, len(vs))
+			}
 		default:
-			return Location{}, fmt.Errorf("store %q: unknown option %q; the options are endpoint, path_style, region and conditional", s, k)
+			if credentialWord.MatchString(k) {
+				return Location{}, fmt.Errorf("store %q: credentials do not belong in the store URL (option %q); use the AWS credential chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE, a web identity or an instance role)", redact(u), k)
+			}
+			return Location{}, fmt.Errorf("store %q: unknown option %q; the options are endpoint, path_style, region and conditional", redact(u), k)
 		}
 	}
 	l.Endpoint = q.Get("endpoint")
 	if l.Endpoint != "" {
 		eu, err := url.Parse(l.Endpoint)
-		if err != nil || (eu.Scheme != "http" && eu.Scheme != "https") || eu.Host == "" {
-			return Location{}, fmt.Errorf("store %q: endpoint %q is not an http(s) URL, e.g. endpoint=http://127.0.0.1:7070", s, l.Endpoint)
-		}
-		if eu.User != nil {
+		if err == nil && eu.User != nil {
 			return Location{}, fmt.Errorf("store %q: credentials do not belong in the endpoint; use the AWS credential chain", redact(u))
+		}
+		if err != nil || (eu.Scheme != "http" && eu.Scheme != "https") || eu.Host == "" {
+			return Location{}, fmt.Errorf("store %q: the endpoint is not an http(s) URL, e.g. endpoint=http://127.0.0.1:7070", redact(u))
+		}
+		if eu.RawQuery != "" || eu.Fragment != "" || (eu.Path != "" && eu.Path != "/") {
+			return Location{}, fmt.Errorf("store %q: the endpoint is a scheme, host and port only (no path, query or fragment), e.g. endpoint=http://127.0.0.1:7070", redact(u))
 		}
 	}
 	if v := q.Get("path_style"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return Location{}, fmt.Errorf("store %q: path_style=%q is not true or false", s, v)
+			return Location{}, fmt.Errorf("store %q: path_style=%q is not true or false", redact(u), v)
 		}
 		l.PathStyle = b
 	}
@@ -80,7 +106,7 @@ func ParseLocation(s string) (Location, error) {
 		case "auto", "on", "off":
 			l.Conditional = v
 		default:
-			return Location{}, fmt.Errorf("store %q: conditional=%q is not auto, on or off", s, v)
+			return Location{}, fmt.Errorf("store %q: conditional=%q is not auto, on or off", redact(u), v)
 		}
 	}
 	return l, nil
@@ -118,9 +144,15 @@ func (l Location) Key(parts ...string) string {
 	return l.Prefix + "/" + k
 }
 
+// credentialWord matches option names that carry a credential.
+var credentialWord = regexp.MustCompile(`(?i)secret|token|password|passwd|credential|signature|access.?key|session|auth`)
+
+// redact is the URL for a message: without user info, options or
+// fragment, which may hold credentials.
 func redact(u *url.URL) string {
 	c := *u
 	c.User = nil
 	c.RawQuery = ""
+	c.Fragment = ""
 	return c.String()
 }
