@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentlab/agentlab/internal/argo"
+	"github.com/agentlab/agentlab/run/store/bucket"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -18,7 +20,8 @@ import (
 
 // TestSharedStoreScripts runs the scripts of testdata/script_store, each
 // against its own in-process S3-compatible server (bucket "team"), whose
-// URL is $S3 (s3://team/agentlab?endpoint=…&path_style=true).
+// URL is $S3 (s3://team/agentlab?endpoint=…&path_style=true); $S3B is
+// another prefix of the same bucket.
 //
 // With AGENTLAB_TEST_S3_ENDPOINT set (scripts/s3-e2e.sh starts a real
 // S3-compatible server on 127.0.0.1 and sets it, with the credentials in
@@ -41,6 +44,7 @@ func TestSharedStoreScripts(t *testing.T) {
 				// Scripts run in parallel: each gets a prefix of its own.
 				prefix := fmt.Sprintf("agentlab-%d-%s", os.Getpid(), filepath.Base(env.WorkDir))
 				env.Setenv("S3", "s3://"+os.Getenv("AGENTLAB_TEST_S3_BUCKET")+"/"+prefix+"?endpoint="+real+"&path_style=true")
+				env.Setenv("S3B", "s3://"+os.Getenv("AGENTLAB_TEST_S3_BUCKET")+"/"+prefix+"-b?endpoint="+real+"&path_style=true")
 				return nil
 			}
 			srv, err := s3fake.New("team")
@@ -49,6 +53,7 @@ func TestSharedStoreScripts(t *testing.T) {
 			}
 			env.Defer(srv.Close)
 			env.Setenv("S3", "s3://team/agentlab?endpoint="+srv.URL+"&path_style=true")
+			env.Setenv("S3B", "s3://team/other?endpoint="+srv.URL+"&path_style=true")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -56,6 +61,8 @@ func TestSharedStoreScripts(t *testing.T) {
 			"replace":   cmdReplace,
 			"jsonvalid": cmdJSONValid,
 			"argorun":   cmdArgoRun,
+			"s3cp":      cmdS3Copy,
+			"s3ls":      cmdS3List,
 		},
 	})
 }
@@ -138,4 +145,80 @@ func cmdArgoRun(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		done[task.Name] = true
 	}
+}
+
+// bucketOf opens the script's bucket ($S3), as a bucket writer would.
+func bucketOf(ts *testscript.TestScript) *bucket.Bucket {
+	l, err := bucket.ParseLocation(ts.Getenv("S3"))
+	if err != nil {
+		ts.Fatalf("$S3: %v", err)
+	}
+	for _, kv := range s3fake.Env {
+		os.Setenv(kv[0], ts.Getenv(kv[0]))
+	}
+	b, err := bucket.Open(context.Background(), l)
+	if err != nil {
+		ts.Fatalf("open bucket: %v", err)
+	}
+	return b
+}
+
+// cmdS3Copy copies between a file of the script and an object of its
+// bucket (a key under the $S3 prefix, written s3:KEY), to play someone
+// with write access to the bucket:
+//
+//	s3cp s3:runs/ID/SEAL seal.txt
+//	s3cp forged.html s3:@keyfile    (the key is the content of keyfile)
+func cmdS3Copy(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: s3cp SRC DST (one of them s3:KEY)")
+	}
+	b := bucketOf(ts)
+	ctx := context.Background()
+	src, dst := objectKey(ts, args[0]), objectKey(ts, args[1])
+	if k, ok := strings.CutPrefix(src, "s3:"); ok {
+		data, err := b.Get(ctx, b.Loc.Key(k), 1<<30)
+		if err != nil {
+			ts.Fatalf("s3cp: %v", err)
+		}
+		if err := os.WriteFile(ts.MkAbs(dst), data, 0o644); err != nil {
+			ts.Fatalf("s3cp: %v", err)
+		}
+		return
+	}
+	k, ok := strings.CutPrefix(dst, "s3:")
+	if !ok {
+		ts.Fatalf("s3cp: one side must be s3:KEY")
+	}
+	if err := b.Put(ctx, b.Loc.Key(k), []byte(ts.ReadFile(src))); err != nil {
+		ts.Fatalf("s3cp: %v", err)
+	}
+}
+
+// objectKey reads s3:@FILE as s3: and the key the file holds (keys that
+// depend on a run's id and seal are computed by the script).
+func objectKey(ts *testscript.TestScript, arg string) string {
+	if f, ok := strings.CutPrefix(arg, "s3:@"); ok {
+		return "s3:" + strings.TrimSpace(ts.ReadFile(f))
+	}
+	return arg
+}
+
+// cmdS3List prints the keys under a prefix of the script's bucket to
+// stdout, one a line.
+//
+//	s3ls runs/
+func cmdS3List(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: s3ls PREFIX")
+	}
+	b := bucketOf(ts)
+	var keys []string
+	if err := b.List(context.Background(), args[0], "", func(k string, _ int64) error {
+		keys = append(keys, k)
+		return nil
+	}); err != nil {
+		ts.Fatalf("s3ls: %v", err)
+	}
+	ts.Stdout().Write([]byte(strings.Join(keys, "\n") + "\n"))
 }

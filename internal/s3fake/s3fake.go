@@ -8,6 +8,7 @@ package s3fake
 
 import (
 	"net/http"
+	"strings"
 	"net/http/httptest"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,9 @@ type Server struct {
 	// NoConditional makes the server ignore If-None-Match on PUT, like
 	// S3-compatible servers that do not implement it.
 	NoConditional atomic.Bool
+	// LyingPreconditions makes the server answer 412 (already there) to
+	// every conditional PUT of an artifact without storing anything.
+	LyingPreconditions atomic.Bool
 	// FailPutsAfter, when > 0, answers 500 to every PUT after that many.
 	FailPutsAfter atomic.Int64
 	puts          atomic.Int64
@@ -50,6 +54,10 @@ func New(bucket string) (*Server, error) {
 			}
 			if s.NoConditional.Load() {
 				r.Header.Del("If-None-Match")
+			}
+			if s.LyingPreconditions.Load() && r.Header.Get("If-None-Match") != "" && strings.Contains(r.URL.Path, "/artifacts/") {
+				http.Error(w, "precondition failed", http.StatusPreconditionFailed)
+				return
 			}
 			s.mu.Lock()
 			s.Keys = append(s.Keys, r.URL.Path)

@@ -1,6 +1,7 @@
 package share
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/compile"
+	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/internal/s3fake"
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/runlog"
@@ -284,5 +286,106 @@ func TestPullRefusesEditedArtifact(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(runlog.RunsDir(fresh), id)); err == nil {
 		t.Error("a refused pull left a run directory")
+	}
+}
+
+// TestServerLyingAboutPreconditions: a server (or proxy) that answers 412
+// "already there" to every conditional PUT of a blob without having it
+// must not get a SEAL committed over missing blobs.
+func TestServerLyingAboutPreconditions(t *testing.T) {
+	srv := s3fake.Start(t, "team")
+	b := open(t, srv, "")
+	ctx := context.Background()
+	if _, err := b.Conditional(ctx); err != nil {
+		t.Fatal(err)
+	}
+	srv.LyingPreconditions.Store(true)
+	a, id, _ := machine(t, "")
+	if _, err := Publish(ctx, b, a, id); err == nil || !strings.Contains(err.Error(), "412") {
+		t.Fatalf("publish through a lying server: %v", err)
+	}
+	if list, _ := List(ctx, b); len(list) != 0 {
+		t.Errorf("a run over missing blobs was committed: %+v", list)
+	}
+}
+
+// TestConcurrentPullsOfOneRun: three pulls of the same run into one data
+// dir at once all succeed; the run is there once and verifies.
+func TestConcurrentPullsOfOneRun(t *testing.T) {
+	srv := s3fake.Start(t, "team")
+	ctx := context.Background()
+	a, id, seal := machine(t, "")
+	if _, err := Publish(ctx, open(t, srv, ""), a, id); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "d")
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = Pull(ctx, open(t, srv, ""), dir, id)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("pull %d: %v", i, err)
+		}
+	}
+	if res, err := verify.Verify(filepath.Join(runlog.RunsDir(dir), id), verify.Options{Expect: seal}); err != nil || !res.OK {
+		t.Errorf("verify after concurrent pulls: %+v %v", res, err)
+	}
+}
+
+// TestOversizedBlobRefusedByManifestSize: a blob replaced in the bucket by
+// a far larger object is refused by the size the manifest recorded, before
+// it fills the puller's disk.
+func TestOversizedBlobRefusedByManifestSize(t *testing.T) {
+	srv := s3fake.Start(t, "team")
+	b := open(t, srv, "")
+	ctx := context.Background()
+	a, id, seal := machine(t, "")
+	if _, err := Publish(ctx, b, a, id); err != nil {
+		t.Fatal(err)
+	}
+	sh, _ := hashid.Parse(seal)
+	m, err := readManifest(ctx, b, id, sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := m.Artifacts[0]
+	big := bytes.Repeat([]byte("x"), int(m.Sizes[victim])+1<<20)
+	if err := b.Put(ctx, b.Loc.Key("artifacts", strings.TrimPrefix(victim, "b3:")), big); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Pull(ctx, b, t.TempDir(), id)
+	if err == nil || !strings.Contains(err.Error(), "over the size limit") {
+		t.Fatalf("pull of an oversized blob: %v", err)
+	}
+}
+
+// TestListShowsJunkSealAsProblem: one oversized SEAL under runs/ is a
+// problem row, not a failure of the whole listing.
+func TestListShowsJunkSealAsProblem(t *testing.T) {
+	srv := s3fake.Start(t, "team")
+	b := open(t, srv, "")
+	ctx := context.Background()
+	a, id, _ := machine(t, "")
+	if _, err := Publish(ctx, b, a, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Put(ctx, b.Loc.Key("runs", "zzz", SealFile), bytes.Repeat([]byte{0}, 2000)); err != nil {
+		t.Fatal(err)
+	}
+	list, err := List(ctx, b)
+	if err != nil || len(list) != 2 {
+		t.Fatalf("list %+v %v", list, err)
+	}
+	for _, r := range list {
+		if r.ID == "zzz" && r.Problem == "" {
+			t.Errorf("junk SEAL listed without a problem: %+v", r)
+		}
 	}
 }
