@@ -8,8 +8,8 @@ package s3fake
 
 import (
 	"net/http"
-	"strings"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
