@@ -21,3 +21,31 @@ func TestParseFileConfigEditedAsText(t *testing.T) {
 		t.Errorf("rollout 12.5 read as %v, %v", cfg.RolloutPercent, warns)
 	}
 }
+
+// TestSchemaMappingEdges maps the schemas a tool server could send that
+// sit on an edge of the renderer: an object with exactly one property, an
+// integer enum of two digits, a description ending in a quote.
+func TestSchemaMappingEdges(t *testing.T) {
+	for _, tt := range []struct{ schema, ts, py string }{
+		{`{"enum":[12, 345]}`, `12 | 345`, `Literal[12, 345]`},
+	} {
+		st := fromSchema(schema(t, tt.schema), 0)
+		if got := newTS().typ(st, ""); got != tt.ts {
+			t.Errorf("%s: typescript %q, want %q", tt.schema, got, tt.ts)
+		}
+		if got := newPy().typ(st, "X"); got != tt.py {
+			t.Errorf("%s: python %q, want %q", tt.schema, got, tt.py)
+		}
+	}
+	one := ToolInfo{Name: "lookup", Description: `Find "things"`,
+		Args:   schema(t, `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}`),
+		Output: schema(t, `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}
+	ts := RenderSDK([]ToolInfo{one}, LangTypeScript)
+	if !strings.Contains(ts, "name: string") || !strings.Contains(ts, "id: string") {
+		t.Errorf("typescript drops the single property:\n%s", ts)
+	}
+	py := RenderSDK([]ToolInfo{one}, LangPython)
+	if !strings.Contains(py, `Find "things\""`) {
+		t.Errorf("python docstring does not escape the closing quote:\n%s", py)
+	}
+}
