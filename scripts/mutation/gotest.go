@@ -16,6 +16,7 @@ const (
 	timedOut outcome = "timeout"  // the tests did not finish: counted as killed
 	survived outcome = "SURVIVED" // every test passed
 	unviable outcome = "unviable" // the mutant does not compile: not counted
+	flaky    outcome = "FLAKY"    // a test failed once but passed when run again: counted as survived
 )
 
 type result struct {

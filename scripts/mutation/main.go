@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -210,5 +211,33 @@ func try(ctx context.Context, pkg, tmp string, m mutant, testflags []string, lim
 	if err := os.WriteFile(ovl, overlay, 0o600); err != nil {
 		return result{}, err
 	}
-	return goTest(ctx, pkg, ovl, testflags, limit), nil
+	r := goTest(ctx, pkg, ovl, testflags, limit)
+	if r.outcome != killed {
+		return r, nil
+	}
+	// A test that flakes (a browser test on a busy machine) must not count
+	// as a kill: the tests that failed run again on the mutant, alone, and
+	// must fail again.
+	failed := failedTests(r.output)
+	if len(failed) == 0 {
+		return r, nil
+	}
+	again := goTest(ctx, pkg, ovl, append(append([]string{}, testflags...), "-run", "^("+strings.Join(failed, "|")+")$"), limit)
+	if again.outcome == survived {
+		r.outcome = flaky
+	}
+	return r, nil
+}
+
+// failedTests lists the top-level tests that failed in go test output.
+func failedTests(out string) []string {
+	var names []string
+	for _, l := range strings.Split(out, "\n") {
+		if name, ok := strings.CutPrefix(l, "--- FAIL: "); ok {
+			if f := strings.Fields(name); len(f) > 0 {
+				names = append(names, regexp.QuoteMeta(f[0]))
+			}
+		}
+	}
+	return names
 }

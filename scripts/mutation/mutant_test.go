@@ -81,3 +81,12 @@ func TestSampleIsReproducible(t *testing.T) {
 		t.Error("two seeds gave the same sample")
 	}
 }
+
+// TestFailedTests reads the top-level failures of go test output, the
+// tests a kill is confirmed with.
+func TestFailedTests(t *testing.T) {
+	out := "=== RUN   TestA\n--- FAIL: TestA (0.01s)\n    --- FAIL: TestA/sub (0.00s)\n--- PASS: TestB (0.00s)\n--- FAIL: TestC (1.20s)\nFAIL\n"
+	if got := failedTests(out); !slices.Equal(got, []string{"TestA", "TestC"}) {
+		t.Fatalf("failedTests = %q", got)
+	}
+}

@@ -17,7 +17,7 @@ func (t *tally) add(m mutant, r result) {
 		t.killed++
 	case timedOut:
 		t.timedOut++
-	case survived:
+	case survived, flaky:
 		t.survived++
 		t.survivors = append(t.survivors, m)
 	case unviable:
