@@ -308,3 +308,19 @@ func TestReportDiffEmptiedItem(t *testing.T) {
 }
 
 var t0Time = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// TestBundleGarbageArtifactBlock adds an artifact block that is not JSON
+// to an intact bundle: the bundle check names the block, rather than
+// reading it as an empty artifact.
+func TestBundleGarbageArtifactBlock(t *testing.T) {
+	b, _ := fixtureBundle(t)
+	i := bytes.Index(b, []byte(artifactOpen))
+	if i < 0 {
+		t.Fatal("the fixture bundle has no artifact block")
+	}
+	forged := append(append(append([]byte{}, b[:i]...), artifactOpen+"{not json</script>"...), b[i:]...)
+	res := verifyVariant(t, forged, Options{})
+	if d, ok := failing(res.Checks)[CheckBundle]; res.OK || !ok || !strings.Contains(d, "embedded artifact block 1 is unreadable") {
+		t.Fatalf("ok %v, failing %v", res.OK, failing(res.Checks))
+	}
+}
