@@ -324,3 +324,17 @@ func TestBundleGarbageArtifactBlock(t *testing.T) {
 		t.Fatalf("ok %v, failing %v", res.OK, failing(res.Checks))
 	}
 }
+
+// TestHashOneUnreadableBlob puts a directory where an artifact's blob
+// should be: the read error is reported as such, not as altered bytes.
+func TestHashOneUnreadableBlob(t *testing.T) {
+	dir := t.TempDir()
+	id := hashid.Sum([]byte("blob"))
+	if err := os.MkdirAll(artifactPath(dir, id), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := hashOne(dir, id.String(), make([]byte, 1<<10))
+	if err == nil || strings.Contains(err.Error(), "altered") || !strings.Contains(err.Error(), id.Short()) {
+		t.Fatalf("a directory as the blob: %v", err)
+	}
+}
