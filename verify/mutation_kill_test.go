@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -336,5 +338,17 @@ func TestHashOneUnreadableBlob(t *testing.T) {
 	err := hashOne(dir, id.String(), make([]byte, 1<<10))
 	if err == nil || strings.Contains(err.Error(), "altered") || !strings.Contains(err.Error(), id.Short()) {
 		t.Fatalf("a directory as the blob: %v", err)
+	}
+}
+
+// TestLoadKeyMissingFile: a key file that is not there is reported as
+// missing, not as a file of the wrong format.
+func TestLoadKeyMissingFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "nokey")
+	if _, err := LoadPrivateKey(p); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadPrivateKey: %v", err)
+	}
+	if _, err := LoadPublicKey(p + ".pub"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadPublicKey: %v", err)
 	}
 }
