@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 : "${NICE:=15}"
 
 if [ $# -eq 0 ]; then
-	set -- chain canon hashid verify issuance run/sqlguard run/permission presets/ptc evidence
+	set -- chain canon hashid verify issuance run/sqlguard run/permission presets/ptc evidence evidence/render
 fi
 
 go build -o "${TMPDIR:-/tmp}/agentlab-mutation.$$" ./scripts/mutation
