@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -350,5 +352,28 @@ func TestLoadKeyMissingFile(t *testing.T) {
 	}
 	if _, err := LoadPublicKey(p + ".pub"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("LoadPublicKey: %v", err)
+	}
+}
+
+// TestSameCellCitedNumbers compares the values a metric cites with the
+// cells of its snapshot, across the number types decoding can give.
+func TestSameCellCitedNumbers(t *testing.T) {
+	for _, tt := range []struct {
+		cited, cell any
+		want        bool
+	}{
+		{json.Number("3"), int64(3), true},
+		{json.Number("3"), int64(4), false},
+		{json.Number("2.5"), 2.5, true},
+		{json.Number("1e400"), math.Inf(1), false},
+		{float64(2), int64(2), true},
+		{2, int64(2), true},
+		{"a", "a", true},
+		{"3", int64(3), false},
+		{nil, nil, true},
+	} {
+		if got := sameCell(tt.cited, tt.cell); got != tt.want {
+			t.Errorf("sameCell(%#v, %#v) = %v", tt.cited, tt.cell, got)
+		}
 	}
 }
