@@ -377,3 +377,15 @@ func TestSameCellCitedNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyCountsMetrics: the metrics line counts the metrics it
+// recomputed; the fixture's metric set has two (gmv, north_share).
+func TestVerifyCountsMetrics(t *testing.T) {
+	b, _ := fixtureBundle(t)
+	res := verifyVariant(t, b, Options{})
+	for _, c := range res.Checks {
+		if c.Name == CheckMetrics && c.Detail != "2 metrics recomputed from their cited cells" {
+			t.Fatalf("metrics: %q", c.Detail)
+		}
+	}
+}
