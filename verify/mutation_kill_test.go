@@ -389,3 +389,42 @@ func TestVerifyCountsMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateKeyPair writes a key pair, reads both halves back, signs
+// with one and verifies with the other, and refuses to overwrite it.
+func TestGenerateKeyPair(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "seal.key")
+	pub, err := GenerateKey(p)
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		t.Fatalf("GenerateKey: %d-byte key, %v", len(pub), err)
+	}
+	priv, err := LoadPrivateKey(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub2, err := LoadPublicKey(p + ".pub")
+	if err != nil || !pub2.Equal(pub) {
+		t.Fatalf("LoadPublicKey: %v", err)
+	}
+	h := hashid.Sum([]byte("seal"))
+	if err := VerifySignature(h.String(), Sign(h, priv), pub2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := GenerateKey(p); err == nil {
+		t.Fatal("GenerateKey overwrote an existing key")
+	}
+}
+
+// TestFastLineTakesDataNestedToTheLimit: data nested exactly MaxJSONDepth
+// (200) levels deep is still read by the fast path; one level more is not.
+func TestFastLineTakesDataNestedToTheLimit(t *testing.T) {
+	line := func(depth int) []byte {
+		return []byte(`{"data":` + strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth) + `,"hash":"h","prev":"p","seq":1,"time":"t","type":"x"}`)
+	}
+	if _, ok := fastLine(line(200)); !ok {
+		t.Error("data nested 200 levels is refused")
+	}
+	if _, ok := fastLine(line(201)); ok {
+		t.Error("data nested 201 levels is accepted")
+	}
+}
