@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -426,5 +427,15 @@ func TestFastLineTakesDataNestedToTheLimit(t *testing.T) {
 	}
 	if _, ok := fastLine(line(201)); ok {
 		t.Error("data nested 201 levels is accepted")
+	}
+}
+
+// TestWorkerCount: Options.Workers of 1 means one worker (a serial run
+// that can be compared with a parallel one); 0 or less means every core.
+func TestWorkerCount(t *testing.T) {
+	for n, want := range map[int]int{1: 1, 3: 3, 0: runtime.GOMAXPROCS(0), -2: runtime.GOMAXPROCS(0)} {
+		if got := workerCount(n); got != want {
+			t.Errorf("workerCount(%d) = %d, want %d", n, got, want)
+		}
 	}
 }
