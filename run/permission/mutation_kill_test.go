@@ -205,3 +205,16 @@ func TestPromptTypedAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestArgPathNameIntoArray: a path that names a key where the arguments hold
+// an array (items.name on [{"name": …}]) matches nothing; it is not read as
+// the first element.
+func TestArgPathNameIntoArray(t *testing.T) {
+	c := mustNew(t, Config{Rules: []Rule{
+		{Tool: "t", Arg: &ArgMatcher{Path: "items.name", Glob: "*"}, Decision: Allow},
+		{Tool: "*", Decision: Deny},
+	}}, Options{})
+	if d := check(t, c, "t", `{"items":[{"name":"x"}]}`); d.Allowed || d.Source != "rule 2" {
+		t.Errorf("%+v, want denied by rule 2", d)
+	}
+}
