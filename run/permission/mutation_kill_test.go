@@ -207,11 +207,11 @@ func TestPromptTypedAhead(t *testing.T) {
 }
 
 // TestArgPathNameIntoArray: a path that names a key where the arguments hold
-// an array (items.name on [{"name": …}]) matches nothing; it is not read as
-// the first element.
+// an array (items.first.name on {"items": [{"name": …}]}) matches nothing;
+// the key is not read as the index 0.
 func TestArgPathNameIntoArray(t *testing.T) {
 	c := mustNew(t, Config{Rules: []Rule{
-		{Tool: "t", Arg: &ArgMatcher{Path: "items.name", Glob: "*"}, Decision: Allow},
+		{Tool: "t", Arg: &ArgMatcher{Path: "items.first.name", Glob: "*"}, Decision: Allow},
 		{Tool: "*", Decision: Deny},
 	}}, Options{})
 	if d := check(t, c, "t", `{"items":[{"name":"x"}]}`); d.Allowed || d.Source != "rule 2" {
