@@ -1,0 +1,111 @@
+package hashid
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// emptyHex is BLAKE3-256 of no bytes, from the BLAKE3 reference vectors.
+const emptyHex = "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"
+
+// TestSumMatchesReference pins every way of hashing to the reference value.
+func TestSumMatchesReference(t *testing.T) {
+	if got := Sum(nil).Hex(); got != emptyHex {
+		t.Fatalf("Sum(nil) = %s", got)
+	}
+	id, n, err := SumReader(strings.NewReader(""))
+	if err != nil || n != 0 || id.Hex() != emptyHex {
+		t.Fatalf("SumReader(empty) = %s, %d, %v", id, n, err)
+	}
+	if got := FromHasher(New()).Hex(); got != emptyHex {
+		t.Fatalf("FromHasher(New()) = %s", got)
+	}
+	data := strings.Repeat("agentlab ", 1000)
+	id, n, err = SumReader(strings.NewReader(data))
+	if err != nil || n != int64(len(data)) || id != Sum([]byte(data)) {
+		t.Fatalf("SumReader = %s, %d, %v; want %s", id, n, err, Sum([]byte(data)))
+	}
+	h := New()
+	h.Write([]byte(data))
+	if FromHasher(h) != Sum([]byte(data)) {
+		t.Fatal("FromHasher differs from Sum")
+	}
+}
+
+// TestSumReaderFailingReader checks that a read error is returned, not
+// hashed over: a half-read artifact must not get an id.
+func TestSumReaderFailingReader(t *testing.T) {
+	boom := errors.New("disk gone")
+	id, _, err := SumReader(io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)))
+	if !errors.Is(err, boom) || !id.IsZero() {
+		t.Fatalf("got %s, %v; want the zero id and the read error", id, err)
+	}
+}
+
+// TestTextForms checks String, Hex, Short and the text round trip.
+func TestTextForms(t *testing.T) {
+	id := Sum(nil)
+	if id.String() != "b3:"+emptyHex || id.Short() != emptyHex[:12] {
+		t.Fatalf("String %s, Short %s", id, id.Short())
+	}
+	b, err := id.MarshalText()
+	if err != nil || string(b) != id.String() {
+		t.Fatalf("MarshalText = %s, %v", b, err)
+	}
+	var back ID
+	if err := back.UnmarshalText(b); err != nil || back != id {
+		t.Fatalf("UnmarshalText = %s, %v", back, err)
+	}
+	if id.IsZero() || !(ID{}).IsZero() {
+		t.Fatal("IsZero")
+	}
+}
+
+// TestParseForgedIDs gives Parse the ids a forger or a damaged file would
+// hold. Each must be refused, never read as some other id (a hex decoder
+// that stops early leaves the all-zero id behind).
+func TestParseForgedIDs(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"no prefix", emptyHex, "must start with"},
+		{"other algorithm", "sha256:" + emptyHex, "must start with"},
+		{"63 digits", "b3:" + emptyHex[:63], "64 hex digits"},
+		{"65 digits", "b3:" + emptyHex + "0", "64 hex digits"},
+		{"64 non-hex characters", "b3:" + strings.Repeat("zz", 32), "not hex"},
+		{"non-hex at the end", "b3:" + emptyHex[:63] + "g", "not hex"},
+		{"uppercase hex", "b3:" + strings.ToUpper(emptyHex), "lowercase"},
+		{"empty", "", "must start with"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, err := Parse(tt.in)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Parse(%q) = %s, %v; want an error about %q", tt.in, id, err, tt.want)
+			}
+			if !id.IsZero() {
+				t.Errorf("Parse(%q) returned %s with its error", tt.in, id)
+			}
+			var into ID
+			if err := into.UnmarshalText([]byte(tt.in)); err == nil || !into.IsZero() {
+				t.Errorf("UnmarshalText(%q) = %s, %v", tt.in, into, err)
+			}
+		})
+	}
+}
+
+// TestParseReadsEveryDigit checks that the parsed id is the one written,
+// digit for digit.
+func TestParseReadsEveryDigit(t *testing.T) {
+	s := "b3:" + emptyHex
+	id, err := Parse(s)
+	if err != nil || id != Sum(nil) || id.String() != s {
+		t.Fatalf("Parse(%s) = %s, %v", s, id, err)
+	}
+	if _, err := ParseHex(emptyHex); err != nil {
+		t.Fatal(err)
+	}
+}
