@@ -4,6 +4,8 @@
 // not even when the run is interrupted. See docs/testing.md.
 //
 //	go run ./scripts/mutation -n 60 -seed 1 ./chain
+//
+// Where it fits: docs/architecture.md#supporting-packages.
 package main
 
 import (
