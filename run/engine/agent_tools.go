@@ -203,7 +203,7 @@ func (ts *toolset) query(ctx context.Context, name string, args json.RawMessage)
 	}
 	view := map[string]any{ // its shape is dbResultSchema
 		"snapshot": id, "columns": snap.Columns, "rows": snap.Rows, "truncated": snap.Truncated,
-		"cite_as": id + ".r<row>.<column> (rows count from 0)",
+		"cite_as": citeAs(id, snap.Columns, len(snap.Rows)),
 	}
 	b, err := json.Marshal(view)
 	if err != nil {
@@ -284,6 +284,31 @@ func nodeRules(n *plan.Node) []PermissionRule {
 		}
 	}
 	return out
+}
+
+// citeAsColumns bounds the cell markers cite_as spells out.
+const citeAsColumns = 8
+
+// citeAs tells the model how to cite the cells of a query result with the
+// result's real names, never a placeholder: the markers of row 0, and the
+// marker of the same column in the last row.
+func citeAs(id string, cols []string, rows int) string {
+	if rows == 0 || len(cols) == 0 {
+		return id + " has no rows: there is nothing in it to cite"
+	}
+	var ex []string
+	for i, c := range cols {
+		if i == citeAsColumns {
+			ex = append(ex, "…")
+			break
+		}
+		ex = append(ex, id+".r0."+c)
+	}
+	s := strings.Join(ex, ", ") + " (row 0"
+	if rows > 1 {
+		s += fmt.Sprintf("; row %d is %s.r%d.%s and so on", rows-1, id, rows-1, cols[0])
+	}
+	return s + ")"
 }
 
 // dbResultSchema is the JSON Schema of what a db_query tool returns to the

@@ -28,6 +28,18 @@ func (c *citable) nameSet() *evidence.Names {
 	return c.names
 }
 
+// nameMarkerExample is ", or cite one as [[t:sales]] or
+// [[c:sales.amount]]" with a table and column of the report's own
+// snapshots ("" when they name none).
+func (c *citable) nameMarkerExample() string {
+	for _, id := range c.snapIDs {
+		if s := c.snaps[id]; s != nil && s.Source != "" && len(s.Columns) > 0 {
+			return ", or cite one as [[t:" + s.Source + "]] or [[c:" + s.Source + "." + s.Columns[0] + "]]"
+		}
+	}
+	return ""
+}
+
 // unknownNames finds the names written in backticks, outside markers,
 // that no snapshot the report may cite knows.
 func (c *citable) unknownNames(segs []marker.Segment) []evidence.Violation {
@@ -38,7 +50,7 @@ func (c *citable) unknownNames(segs []marker.Segment) []evidence.Violation {
 		}
 		for _, u := range c.nameSet().Backticked(sg.Text) {
 			vs = append(vs, evidence.Violation{Start: sg.Start + u.Start, End: sg.Start + u.End, Kind: vUnknownName, Text: u.Text,
-				Message: u.Reason + "; write a name the query read, or cite it with [[t:TABLE]] or [[c:TABLE.COLUMN]]"})
+				Message: u.Reason + "; write a name a query of this run read" + c.nameMarkerExample()})
 		}
 	}
 	return vs

@@ -86,9 +86,9 @@ func checkReport(text string, c *citable, strict, requireCitation bool) ([]evide
 		if n.Ignored != nil || n.Matched != nil || insideBad(errs, n.Start) {
 			continue
 		}
-		msg := "a number written in the text; cite it with a marker such as [[m:NAME]] or [[v:Q1.r0.COLUMN]] so the system fills it in"
+		msg := bareNumberMessage(c)
 		if len(n.Ambiguous) > 0 {
-			msg = "the number fits several metrics (" + strings.Join(n.Ambiguous, ", ") + "); cite the one meant with [[m:NAME]]"
+			msg = "the number fits several metrics (" + strings.Join(n.Ambiguous, ", ") + "); cite the one meant, e.g. [[m:" + n.Ambiguous[0] + "]]"
 		}
 		vs = append(vs, evidence.Violation{Start: n.Start, End: n.End, Kind: vBareNumber, Text: n.Text, Message: msg})
 	}
@@ -100,11 +100,39 @@ func checkReport(text string, c *citable, strict, requireCitation bool) ([]evide
 		claims = append(claims, evidence.Claim{Start: s.start, End: s.end, Cited: s.cited})
 		if requireCitation && !s.cited {
 			vs = append(vs, evidence.Violation{Start: s.start, End: s.end, Kind: vUncitedClaim, Text: text[s.start:s.end],
-				Message: "a conclusion without a citation; add the marker of the evidence it rests on, e.g. [[see:m:NAME,Q1]]"})
+				Message: uncitedClaimMessage(c)})
 		}
 	}
 	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Start < vs[j].Start })
 	return vs, claims
+}
+
+// bareNumberMessage says how to cite a number written in the text, with
+// markers of this report's own evidence, never a placeholder.
+func bareNumberMessage(c *citable) string {
+	var ex []string
+	if len(c.mnames) > 0 {
+		ex = append(ex, "[[m:"+c.mnames[0]+"]]")
+	}
+	for _, id := range c.snapIDs {
+		if s := c.snaps[id]; s != nil && len(s.Rows) > 0 && len(s.Columns) > 0 {
+			ex = append(ex, "[[v:"+id+".r0."+s.Columns[0]+"]]")
+			break
+		}
+	}
+	if len(ex) == 0 {
+		return "a number written in the text, and this report has no metric or query result to fill it from; remove it, or compute it upstream (a query or a metric) so that it can be cited"
+	}
+	return "a number written in the text; cite it with a marker such as " + strings.Join(ex, " or ") + " so the system fills it in"
+}
+
+// uncitedClaimMessage says how to cite a conclusion, with a marker of this
+// report's own evidence.
+func uncitedClaimMessage(c *citable) string {
+	if g := seeExample(c); g != "" {
+		return "a conclusion without a citation; add the marker of the evidence it rests on, e.g. [[see:" + g + "]]"
+	}
+	return "a conclusion without a citation, and this report has no evidence to cite; state it as an open question, or query the data it rests on upstream"
 }
 
 func insideBad(errs []marker.Error, pos int) bool {
