@@ -222,3 +222,15 @@ func cmdS3List(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Stdout().Write([]byte(strings.Join(keys, "\n") + "\n"))
 }
+
+// TestPrintableEscapesControls: a run.json in a bucket, written by
+// someone else, cannot send escape sequences to the terminal or break the
+// table's lines through runs list --store.
+func TestPrintableEscapesControls(t *testing.T) {
+	if got := printable("\x1b]0;pwned\x07\x1b[31mRED\nx\ry"); strings.ContainsAny(got, "\x1b\x07\n\r") {
+		t.Errorf("printable left a control character: %q", got)
+	}
+	if got := printable("formal 中文"); got != "formal 中文" {
+		t.Errorf("printable changed plain text: %q", got)
+	}
+}

@@ -96,6 +96,14 @@ func TestRefusals(t *testing.T) {
 	if _, err := PlanBatch("p.json", nil, opts()); err == nil {
 		t.Error("an empty batch accepted")
 	}
+	// A workflow of a hundred million tasks would take the exporter's
+	// memory and the cluster's with it.
+	if _, err := EvalShards("s.eval.yml", MaxTasks+1, opts()); err == nil || !strings.Contains(err.Error(), "from 1 to") {
+		t.Errorf("%d shards: %v", MaxTasks+1, err)
+	}
+	if _, err := PlanBatch("p.json", make([]string, MaxTasks+1), opts()); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("%d input lines: %v", MaxTasks+1, err)
+	}
 	if got := resourceName("Weekly Sales (EU) ÄÖ"); got != "weekly-sales-eu" {
 		t.Errorf("resourceName = %q", got)
 	}

@@ -28,6 +28,9 @@ type Server struct {
 	// LyingPreconditions makes the server answer 412 (already there) to
 	// every conditional PUT of an artifact without storing anything.
 	LyingPreconditions atomic.Bool
+	// ConflictPuts answers 409 to that many conditional PUTs first, as a
+	// server does while another conditional write of the key is in flight.
+	ConflictPuts atomic.Int64
 	// FailPutsAfter, when > 0, answers 500 to every PUT after that many.
 	FailPutsAfter atomic.Int64
 	puts          atomic.Int64
@@ -54,6 +57,10 @@ func New(bucket string) (*Server, error) {
 			}
 			if s.NoConditional.Load() {
 				r.Header.Del("If-None-Match")
+			}
+			if r.Header.Get("If-None-Match") != "" && s.ConflictPuts.Add(-1) >= 0 {
+				http.Error(w, "conditional request conflict", http.StatusConflict)
+				return
 			}
 			if s.LyingPreconditions.Load() && r.Header.Get("If-None-Match") != "" && strings.Contains(r.URL.Path, "/artifacts/") {
 				http.Error(w, "precondition failed", http.StatusPreconditionFailed)
