@@ -239,6 +239,16 @@ func (sc *scanner) emit(start, end int, q *qty) {
 // slices by a quarter at a time, which copies a dense narrative's list
 // many times over.
 func (sc *scanner) add(n Number) {
+	// A number's text may reach back over the words before it (a hedge, a
+	// currency, a version's name); it never reaches into the number
+	// before it, whose unit suffix those letters may be ("0pp.0").
+	if k := len(sc.out); k > 0 && n.Start < sc.out[k-1].End {
+		n.Start = sc.out[k-1].End
+		if n.Start >= n.End {
+			return
+		}
+		n.Text = sc.s[n.Start:n.End]
+	}
 	if len(sc.out) == cap(sc.out) {
 		grown := make([]Number, len(sc.out), 2*cap(sc.out)+8)
 		copy(grown, sc.out)
