@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -84,20 +85,6 @@ func shimMain(args []string) int {
 		}
 		return nil
 	}
-	for _, r := range []struct {
-		res  int
-		v    uint64
-		name string
-	}{
-		{unix.RLIMIT_CPU, l.cpu, "cpu"},
-		{unix.RLIMIT_DATA, l.data, "data"},
-		{unix.RLIMIT_FSIZE, l.fsize, "fsize"},
-		{unix.RLIMIT_NPROC, l.nproc, "nproc"},
-	} {
-		if err := set(r.res, r.v, r.name); err != nil {
-			return fail("%v", err)
-		}
-	}
 	_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
 	if l.uid >= 0 {
 		if err := syscall.Setgroups(nil); err != nil {
@@ -116,8 +103,40 @@ func shimMain(args []string) int {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fail("no_new_privs: %v", err)
 	}
-	if err := syscall.Exec(argv[0], argv, os.Environ()); err != nil {
+	// The limits come last, after everything the shim's own Go runtime
+	// allocates, and the exec that follows them allocates nothing (a raw
+	// execve of arguments prepared before): a data limit close to what a
+	// Go program maps at start must stop the code, never the shim, which
+	// failed now and then with "cannot allocate memory" when the limit
+	// was set before the credential change and syscall.Exec. (The raw
+	// execve leaves the soft RLIMIT_NOFILE the Go runtime raised at start
+	// as it is; the hard limit is unchanged.)
+	path, err := syscall.BytePtrFromString(argv[0])
+	if err != nil {
 		return fail("exec %s: %v", argv[0], err)
 	}
-	return 0
+	argvp, err := syscall.SlicePtrFromStrings(argv)
+	if err != nil {
+		return fail("exec %s: %v", argv[0], err)
+	}
+	envp, err := syscall.SlicePtrFromStrings(os.Environ())
+	if err != nil {
+		return fail("exec %s: %v", argv[0], err)
+	}
+	for _, r := range []struct {
+		res  int
+		v    uint64
+		name string
+	}{
+		{unix.RLIMIT_CPU, l.cpu, "cpu"},
+		{unix.RLIMIT_DATA, l.data, "data"},
+		{unix.RLIMIT_FSIZE, l.fsize, "fsize"},
+		{unix.RLIMIT_NPROC, l.nproc, "nproc"},
+	} {
+		if err := set(r.res, r.v, r.name); err != nil {
+			return fail("%v", err)
+		}
+	}
+	_, _, errno := syscall.RawSyscall(syscall.SYS_EXECVE, uintptr(unsafe.Pointer(path)), uintptr(unsafe.Pointer(&argvp[0])), uintptr(unsafe.Pointer(&envp[0])))
+	return fail("exec %s: %v", argv[0], errno)
 }
