@@ -91,11 +91,11 @@ func ParseCodes(md []byte) map[string]Code {
 			continue
 		}
 		if strings.HasPrefix(line, "|") {
-			cells := splitRow(line)
+			cells := SplitTableRow(line)
 			switch {
 			case header == nil:
-				header = lowerAll(cells)
-			case isRule(cells) || header[0] != "code":
+				header = LowerCells(cells)
+			case IsTableRule(cells) || header[0] != "code":
 			default:
 				m := cellCodeRe.FindStringSubmatch(cells[0])
 				if m == nil {
@@ -199,9 +199,10 @@ func orElse(a, b string) string {
 	return b
 }
 
-// splitRow splits "| a | b |" into trimmed cells as GitHub does: every
-// unescaped pipe ends a cell, and \| is a pipe inside a cell.
-func splitRow(line string) []string {
+// SplitTableRow splits "| a | b |" into trimmed cells as GitHub does:
+// every unescaped pipe ends a cell, inside code spans too, and \| is a
+// pipe inside a cell. The documentation checks read the page with it too.
+func SplitTableRow(line string) []string {
 	line = strings.TrimSpace(line)
 	line = strings.TrimPrefix(line, "|")
 	line = strings.TrimSuffix(line, "|")
@@ -223,7 +224,8 @@ func splitRow(line string) []string {
 	return append(cells, strings.TrimSpace(cur.String()))
 }
 
-func isRule(cells []string) bool {
+// IsTableRule reports whether a row is the |---|---| line under a header.
+func IsTableRule(cells []string) bool {
 	for _, c := range cells {
 		if strings.Trim(c, "-: ") != "" {
 			return false
@@ -232,7 +234,8 @@ func isRule(cells []string) bool {
 	return true
 }
 
-func lowerAll(s []string) []string {
+// LowerCells returns the cells in lower case (a header row compared by name).
+func LowerCells(s []string) []string {
 	out := make([]string, len(s))
 	for i, v := range s {
 		out[i] = strings.ToLower(v)

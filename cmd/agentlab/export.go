@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentlab/agentlab/eval"
 	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/internal/argo"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/store/bucket"
@@ -87,7 +88,7 @@ Examples:
 				if shards != 0 {
 					return exitf(exitUsage, "--shards splits an evaluation suite; a plan takes --inputs FILE (one JSON object per line)")
 				}
-				b, rerr := readFileCapped(path, maxInputsFile)
+				b, rerr := fsutil.ReadFileCapped(path, maxInputsFile, "a compiled plan is far smaller")
 				if rerr != nil {
 					return exitf(exitUsage, "%v", rerr)
 				}
@@ -167,7 +168,7 @@ func runExtra(provider, model string) []string {
 // inputLines reads a JSON Lines file of input objects, compacting each
 // line; blank lines are skipped.
 func inputLines(path string) ([]string, error) {
-	b, err := readFileCapped(path, maxInputsFile)
+	b, err := fsutil.ReadFileCapped(path, maxInputsFile, "split the batch into several files")
 	if err != nil {
 		return nil, err
 	}
@@ -190,29 +191,4 @@ func inputLines(path string) ([]string, error) {
 		lines = append(lines, c.String())
 	}
 	return lines, sc.Err()
-}
-
-// readFileCapped reads a file of at most max bytes, refusing a larger one
-// before reading it whole.
-func readFileCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is over %d bytes", path, max)
-	}
-	return b, nil
 }

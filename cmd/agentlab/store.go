@@ -11,6 +11,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/share"
 	"github.com/agentlab/agentlab/run/store/bucket"
@@ -21,6 +22,9 @@ const envStore = "AGENTLAB_STORE"
 
 // storeHelp is the --store flag's help, the same on every command.
 const storeHelp = "shared store: s3://BUCKET/PREFIX?endpoint=URL&path_style=true (default $AGENTLAB_STORE, else [store] url in agentlab.toml or the user's config.toml)"
+
+// maxConfigFile caps the config file read for [store].
+const maxConfigFile = 1 << 20
 
 // storeTimeout bounds one command's work against the bucket.
 const storeTimeout = 30 * time.Minute
@@ -53,21 +57,12 @@ func sharedStoreURL(flag, dir string) (url, from string, err error) {
 // storeTable reads [store] of a config file: url is its only key;
 // credentials never belong there (the AWS credential chain provides them).
 func storeTable(file string) (string, error) {
-	f, err := os.Open(file)
+	b, err := fsutil.ReadFileCapped(file, maxConfigFile, "a config file this large is a mistake")
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
-	}
-	defer f.Close()
-	const maxConfig = 1 << 20
-	b, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > maxConfig {
-		return "", fmt.Errorf("%s: over %d bytes; a config file this large is a mistake", file, maxConfig)
 	}
 	var doc struct {
 		Store map[string]any `toml:"store"`

@@ -1,6 +1,7 @@
 package doccheck
 
 import (
+	"github.com/agentlab/agentlab/docs"
 	"regexp"
 	"strings"
 )
@@ -64,11 +65,11 @@ func Documented(md []byte) map[string]Entry {
 			continue
 		}
 		if strings.HasPrefix(line, "|") {
-			cells := splitRow(line)
+			cells := docs.SplitTableRow(line)
 			switch {
 			case header == nil:
-				header = lowerAll(cells)
-			case isRule(cells), header[0] != "code":
+				header = docs.LowerCells(cells)
+			case docs.IsTableRule(cells), header[0] != "code":
 			default:
 				m := firstCode.FindStringSubmatch(cells[0])
 				if m == nil {
@@ -139,47 +140,4 @@ func readDetail(body []string) (example, fix bool) {
 		}
 	}
 	return example, false
-}
-
-// splitRow splits "| a | b |" into trimmed cells as GitHub does: every
-// unescaped pipe ends a cell, inside code spans too, and \| is a pipe
-// inside a cell.
-func splitRow(line string) []string {
-	line = strings.TrimSpace(line)
-	line = strings.TrimPrefix(line, "|")
-	line = strings.TrimSuffix(line, "|")
-	var cells []string
-	var cur strings.Builder
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case c == '\\' && i+1 < len(line) && line[i+1] == '|':
-			cur.WriteByte('|')
-			i++
-		case c == '|':
-			cells = append(cells, strings.TrimSpace(cur.String()))
-			cur.Reset()
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	return append(cells, strings.TrimSpace(cur.String()))
-}
-
-// isRule reports whether a row is the |---|---| line under a header.
-func isRule(cells []string) bool {
-	for _, c := range cells {
-		if strings.Trim(c, "-: ") != "" {
-			return false
-		}
-	}
-	return true
-}
-
-func lowerAll(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[i] = strings.ToLower(v)
-	}
-	return out
 }

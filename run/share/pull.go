@@ -136,28 +136,20 @@ func Pull(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pulled
 	}
 	// What run.json says of the outcome comes from the sealed events, not
 	// from the bucket's run.json, which the seal does not cover.
-	snapEvents, err := parseEvents(runID, events)
-	if err != nil {
-		cleanup()
-		return nil, err
+	record := func(events []chain.Event) ([]byte, error) {
+		outputs, err := run.SealedOutputs(events)
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %v", runID, err)
+		}
+		ob, err := json.Marshal(outputs)
+		if err != nil {
+			return nil, err
+		}
+		rec.Status, rec.Outputs, rec.Error, rec.Waiting = runlog.StatusSucceeded, ob, "", nil
+		rb, err := json.MarshalIndent(rec, "", "  ")
+		return append(rb, '\n'), err
 	}
-	outputs, err := run.SealedOutputs(snapEvents)
-	if err != nil {
-		cleanup()
-		return nil, fmt.Errorf("run %s: %v", runID, err)
-	}
-	ob, err := json.Marshal(outputs)
-	if err != nil {
-		cleanup()
-		return nil, err
-	}
-	rec.Status, rec.Outputs, rec.Error, rec.Waiting = runlog.StatusSucceeded, ob, "", nil
-	rb, err = json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		cleanup()
-		return nil, err
-	}
-	if err := placeRunDir(dataDir, runID, events, append(rb, '\n')); err != nil {
+	if err := placeRunDir(dataDir, runID, events, record); err != nil {
 		cleanup()
 		if errors.Is(err, runlog.ErrExists) {
 			// Another pull of this run into this data dir finished first.
@@ -263,23 +255,6 @@ func fetchArtifacts(ctx context.Context, b *bucket.Bucket, dataDir, runID string
 	return nil
 }
 
-// parseEvents reads the events of a pulled log.
-func parseEvents(runID string, b []byte) ([]chain.Event, error) {
-	dir, err := os.MkdirTemp("", "agentlab-pull-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	if err := os.WriteFile(filepath.Join(dir, runlog.EventsFile), b, 0o644); err != nil {
-		return nil, err
-	}
-	snap, err := runlog.ReadDir(dir, runID)
-	if err != nil {
-		return nil, fmt.Errorf("run %s: the bucket's %s: %w", runID, runlog.EventsFile, err)
-	}
-	return snap.Events, nil
-}
-
 // verifyPulled checks the pulled run directory and bundle against seal.
 func verifyPulled(p *Pulled, seal hashid.ID) error {
 	paths := []string{p.Dir}
@@ -306,8 +281,9 @@ func verifyPulled(p *Pulled, seal hashid.ID) error {
 
 // placeRunDir writes the run directory under a temporary name and renames
 // it into place, so that a pull killed half-way leaves no run directory
-// that looks whole.
-func placeRunDir(dataDir, runID string, events, record []byte) error {
+// that looks whole. run.json is made by record from the events as read
+// back from that directory.
+func placeRunDir(dataDir, runID string, events []byte, record func([]chain.Event) ([]byte, error)) error {
 	runs := runlog.RunsDir(dataDir)
 	if err := os.MkdirAll(runs, 0o755); err != nil {
 		return err
@@ -320,7 +296,15 @@ func placeRunDir(dataDir, runID string, events, record []byte) error {
 	if err := fsutil.WriteFileAtomic(filepath.Join(tmp, runlog.EventsFile), events, 0o644); err != nil {
 		return err
 	}
-	if err := fsutil.WriteFileAtomic(filepath.Join(tmp, runlog.RecordFile), record, 0o644); err != nil {
+	snap, err := runlog.ReadDir(tmp, runID)
+	if err != nil {
+		return fmt.Errorf("run %s: the bucket's %s: %w", runID, runlog.EventsFile, err)
+	}
+	rb, err := record(snap.Events)
+	if err != nil {
+		return err
+	}
+	if err := fsutil.WriteFileAtomic(filepath.Join(tmp, runlog.RecordFile), rb, 0o644); err != nil {
 		return err
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
