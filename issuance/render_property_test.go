@@ -65,8 +65,12 @@ func randomRenderCase(r *rand.Rand, name string) renderCase {
 		return c
 	case 1: // a unitless ratio, shown with [[m:x|%]]
 		return renderCase{mv: evidence.MetricValue{Name: name, Value: val(sign * r.Float64())}, unit: "%"}
-	case 2: // percent points
-		return renderCase{mv: evidence.MetricValue{Name: name, Value: val(sign * math.Round(r.Float64()*10000) / 100), Unit: "%", Decimals: dec()}}
+	case 2: // percent points, shown as they are or with [[m:x|%]]
+		c := renderCase{mv: evidence.MetricValue{Name: name, Value: val(sign * math.Round(r.Float64()*10000) / 100), Unit: "%", Decimals: dec()}}
+		if r.IntN(2) == 0 {
+			c.unit = "%"
+		}
+		return c
 	case 3: // an amount shown in a scale
 		units := []string{"万", "亿", "千", "k", "K", "M", "B"}
 		return renderCase{mv: evidence.MetricValue{Name: name, Value: val(v), Unit: []string{"", "元", "yuan", "USD"}[r.IntN(4)], Format: []string{"", "number", "currency"}[r.IntN(3)]}, unit: units[r.IntN(len(units))]}

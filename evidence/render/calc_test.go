@@ -128,6 +128,7 @@ func TestTwinsMatchJS(t *testing.T) {
 		D      int     `json:"d"`
 		Format string  `json:"format"`
 		Unit   string  `json:"unit"`
+		Own    string  `json:"own"`
 		Want   string  `json:"want"`
 	}
 	var metric []mf
@@ -135,8 +136,10 @@ func TestTwinsMatchJS(t *testing.T) {
 		for d := 0; d <= 2; d++ {
 			for _, format := range []string{"number", "percent"} {
 				for _, unit := range []string{"", "万", "亿", "k", "M", "%"} {
-					want, _ := FormatMetric(&evidence.MetricValue{Value: &x, Decimals: &d, Format: format}, unit)
-					metric = append(metric, mf{x, d, format, unit, want})
+					for _, own := range []string{"", "%", "‰", "CNY"} {
+						want, _ := FormatMetric(&evidence.MetricValue{Value: &x, Decimals: &d, Format: format, Unit: own}, unit)
+						metric = append(metric, mf{x, d, format, unit, own, want})
+					}
 				}
 			}
 		}
@@ -154,7 +157,7 @@ const group = s => { let sign = ""; if (s[0] === "-") { sign = "-"; s = s.slice(
   const dot = s.indexOf("."), ip = dot < 0 ? s : s.slice(0, dot), fr = dot < 0 ? "" : s.slice(dot); let o = "";
   for (let i = 0; i < ip.length; i++) { if (i > 0 && (ip.length - i) % 3 === 0) o += ","; o += ip[i]; } return sign + o + fr; };
 for (const f of c.fixed) { const got = AL.formatMetric({value: f.x, decimals: f.d, format: "number"}, ""); if (got !== f.want) { bad++; console.log("fixed", f.x, f.d, got, "want", f.want); } }
-for (const m of c.metric) { const got = AL.formatMetric({value: m.x, decimals: m.d, format: m.format}, m.unit); if (got !== m.want) { bad++; console.log("metric", m.x, m.d, m.format, m.unit, got, "want", m.want); } }
+for (const m of c.metric) { const got = AL.formatMetric({value: m.x, decimals: m.d, format: m.format, unit: m.own}, m.unit); if (got !== m.want) { bad++; console.log("metric", m.x, m.d, m.format, m.unit, m.own, got, "want", m.want); } }
 process.exit(bad ? 1 : 0);`
 	sp := filepath.Join(dir, "twins.js")
 	if err := os.WriteFile(sp, []byte(script), 0o644); err != nil {

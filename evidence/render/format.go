@@ -76,8 +76,8 @@ func group(s string) string {
 // [[m:x|万]] divides by the unit's factor and always shows two decimals,
 // then the unit: the metric's declared decimals are the precision of its
 // own unit (decimals: 0 on yuan), and applying them after scaling would
-// turn 35,900 into "4万"; [[m:x|%]] multiplies by 100, one decimal by
-// default. Declared decimals override the other defaults. ok is false when
+// turn 35,900 into "4万"; [[m:x|%]] shows percent points, one decimal by
+// default (a ratio times 100; a metric in "%" or "‰" as its points). Declared decimals override the other defaults. ok is false when
 // the metric has no value.
 func FormatMetric(mv *evidence.MetricValue, unit string) (string, bool) {
 	if mv == nil || mv.Value == nil {
@@ -96,7 +96,7 @@ func FormatMetric(mv *evidence.MetricValue, unit string) (string, bool) {
 			return "n/a", false
 		}
 		if unit == "%" {
-			return group(Fixed(v*100, dec(1))) + "%", true
+			return group(Fixed(percentPoints(v, mv.Unit), dec(1))) + "%", true
 		}
 		return group(Fixed(v/f, 2)) + unit, true
 	}
@@ -112,6 +112,20 @@ func FormatMetric(mv *evidence.MetricValue, unit string) (string, bool) {
 		s += " " + mv.Unit
 	}
 	return s, true
+}
+
+// percentPoints is v in percent points for [[m:x|%]]: a ratio is
+// multiplied by 100, but a metric whose own unit is "%" (or "‰") already
+// holds points (or per-mille), and multiplying it again would print 8.7 as
+// 870.0%.
+func percentPoints(v float64, unit string) float64 {
+	switch unit {
+	case "%":
+		return v
+	case "‰":
+		return v / 10
+	}
+	return v * 100
 }
 
 // FormatCell is the text of one snapshot cell: integers in decimal, reals

@@ -160,6 +160,11 @@ func TestFormatMetric(t *testing.T) {
 		{evidence.MetricValue{Value: v(0.35216), Format: "percent", Decimals: d(2)}, "%", "35.22%"},
 		{evidence.MetricValue{Value: v(123456789)}, "亿", "1.23亿"},
 		{evidence.MetricValue{Value: v(0.123)}, "%", "12.3%"},
+		// A metric already in percent points (or per-mille) is not multiplied again.
+		{evidence.MetricValue{Value: v(8.7), Unit: "%"}, "%", "8.7%"},
+		{evidence.MetricValue{Value: v(12.34), Unit: "%", Decimals: d(2)}, "%", "12.34%"},
+		{evidence.MetricValue{Value: v(87), Unit: "‰"}, "%", "8.7%"},
+		{evidence.MetricValue{Value: v(8.7), Unit: "%"}, "", "8.70 %"},
 		{evidence.MetricValue{Value: v(-1500)}, "k", "-1.50k"},
 		{evidence.MetricValue{}, "", "n/a"},
 	}

@@ -199,7 +199,7 @@ var AL = (function () {
     function dec(def) { var d = mv.decimals; return (typeof d === "number" && d >= 0 && d <= 20) ? d : def; }
     if (unit) {
       if (!Object.prototype.hasOwnProperty.call(UNITS, unit)) return null;
-      if (unit === "%") return group(fixed(v * 100, dec(1))) + "%";
+      if (unit === "%") return group(fixed(mv.unit === "%" ? v : mv.unit === "\u2030" ? v / 10 : v * 100, dec(1))) + "%"; // percentPoints
       return group(fixed(v / UNITS[unit], 2)) + unit; // declared decimals are those of the metric's own unit
     }
     if (mv.format === "percent") return group(fixed(v * 100, dec(1))) + "%";
