@@ -261,14 +261,14 @@ func TestRemoteIdleTimeout(t *testing.T) {
 	// re-arms it. (The stream as a whole takes longer than the timeout;
 	// the gaps leave a loaded machine a wide margin.)
 	srv, _ = server(t, nil, func(w http.ResponseWriter, _ *http.Request) {
-		for i := range 5 {
+		for i := range 8 {
 			writeSSE(w, fmt.Sprintf(`{"choices":[{"index":0,"delta":{"content":"%d"}}]}`, i))
-			time.Sleep(150 * time.Millisecond)
+			time.Sleep(300 * time.Millisecond)
 		}
 		writeSSE(w, `{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`, `[DONE]`)
 	})
-	p, _ = testOpenAI(t, srv.URL, func(o *Options) { o.Remote.IdleTimeout, o.Remote.MaxAttempts = 600*time.Millisecond, 1 })
-	if resp, err := p.Complete(context.Background(), Request{Node: "n"}, nil); err != nil || resp.Text != "01234" {
+	p, _ = testOpenAI(t, srv.URL, func(o *Options) { o.Remote.IdleTimeout, o.Remote.MaxAttempts = 1500*time.Millisecond, 1 })
+	if resp, err := p.Complete(context.Background(), Request{Node: "n"}, nil); err != nil || resp.Text != "01234567" {
 		t.Fatalf("steady stream: %q, %v", resp.Text, err)
 	}
 
