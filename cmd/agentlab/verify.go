@@ -102,6 +102,9 @@ func printVerify(w io.Writer, format string, res *verify.Result) error {
 	}
 	if res.OK {
 		fmt.Fprintf(w, "verified: seal %s, plan %s\n", res.Seal, res.Plan)
+		if res.ByteExact != nil && !*res.ByteExact {
+			fmt.Fprintf(w, "note: the file is the export's document, not its bytes: they differ only where no HTML reader sees a difference (line endings, a byte-order mark, spacing inside tags, how a character is escaped)\n")
+		}
 	} else if res.Seal == "" {
 		fmt.Fprintf(w, "NOT VERIFIED: not sealed; %d of %d checks failed\n", failed, len(res.Checks))
 	} else {
