@@ -320,6 +320,9 @@ func runProfiles(self string, o *options, sts []stage, res results, work, out st
 		if s.kind == info {
 			continue // a variant of another stage
 		}
+		if s.name == "bundle" {
+			continue // its time is spent in the browser, which a profile of this process does not see
+		}
 		ps := res[s.name][s.budgetFor(o)]
 		var w, f []float64
 		for _, p := range ps {
