@@ -71,6 +71,12 @@ func browser(t *testing.T) context.Context {
 			browserErr = "cannot start Chromium: " + err.Error()
 			return
 		}
+		if r := baseSlowdown(); r > 1 {
+			if err := chromedp.Do(ctx, throttleCPU(r)); err != nil {
+				browserErr = "cannot slow Chromium down: " + err.Error()
+				return
+			}
+		}
 		browserCtx = ctx
 	})
 	if browserErr != "" {

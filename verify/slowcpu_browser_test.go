@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -18,6 +19,17 @@ func throttleCPU(rate float64) chromedp.Action[chromedp.Void] {
 		_, err := cdp.Call(ctx, tg, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate})
 		return err
 	})
+}
+
+// baseSlowdown is AGENTLAB_BROWSER_SLOWDOWN, the factor by which every
+// browser test slows the shared browser's CPU (1 when unset): the whole
+// suite can then be run as a busy machine would run it.
+func baseSlowdown() float64 {
+	r, err := strconv.ParseFloat(os.Getenv("AGENTLAB_BROWSER_SLOWDOWN"), 64)
+	if err != nil || r < 1 {
+		return 1
+	}
+	return r
 }
 
 // TestBrowserVerdictOnASlowCPU opens the untouched bundle and variants
@@ -48,10 +60,10 @@ func TestBrowserVerdictOnASlowCPU(t *testing.T) {
 	if len(pick) > 0 {
 		t.Fatalf("no variants named %v", pick)
 	}
-	if err := chromedp.Do(ctx, throttleCPU(20)); err != nil {
+	if err := chromedp.Do(ctx, throttleCPU(max(20, baseSlowdown()))); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = chromedp.Do(browser(t), throttleCPU(1)) }()
+	defer func() { _ = chromedp.Do(browser(t), throttleCPU(baseSlowdown())) }()
 	dir := t.TempDir()
 	for i, tm := range variants {
 		v := []byte(tm.edit(t, string(base)))
