@@ -44,6 +44,11 @@ func sameDocument(file, want []byte) bool {
 	if len(file) > 2*len(want)+parsedSlack || len(file) > maxParsedBytes || len(want) > maxParsedBytes {
 		return false
 	}
+	return parsedSame(file, want)
+}
+
+// parsedSame is the parse and the comparison of sameDocument, unbounded.
+func parsedSame(file, want []byte) bool {
 	// decoded as the WHATWG "UTF-8 decode": a leading BOM goes, each
 	// ill-formed sequence becomes one U+FFFD
 	text, err := unicode.UTF8BOM.NewDecoder().Bytes(file)

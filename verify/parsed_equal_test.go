@@ -34,3 +34,30 @@ func TestSameDocumentAgainstAnEditor(t *testing.T) {
 		}
 	}
 }
+
+// miniExport is a page shaped as the bundle writer shapes its own: a
+// doctype, the charset first, text, attributes, a script block.
+const miniExport = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Bundle: t</title>\n</head>\n<body>\n<main id=\"al-report\"><p class=\"al-text\" data-a=\"0\">x &amp; y&#39;s 1,234.5 &#13;</p>\n<pre>SELECT 1</pre></main>\n<script type=\"application/json\" id=\"al-bundle\">{\"a\":\"\\u003c/script\\u003e\"}</script>\n</body>\n</html>\n"
+
+// FuzzSameDocument edits a small export as a hostile sender would: the
+// comparison never panics, accepts the export itself, and its fast path
+// (line ends and a byte-order mark, no parse) accepts only what the
+// parser accepts too.
+func FuzzSameDocument(f *testing.F) {
+	want := []byte(miniExport)
+	f.Add(want)
+	f.Add([]byte(strings.ReplaceAll(miniExport, "\n", "\r\n")))
+	f.Add([]byte("\ufeff" + strings.ReplaceAll(miniExport, "\n", "\r")))
+	f.Add([]byte(strings.Replace(miniExport, "<!DOCTYPE html>", "<!DOCTYPE html x>", 1)))
+	f.Add([]byte(strings.Replace(miniExport, "x &amp; y", "x\x00 &amp; y", 1)))
+	f.Add([]byte(strings.Replace(miniExport, "<pre>", "<pre>\n", 1)))
+	f.Fuzz(func(t *testing.T, file []byte) {
+		same := sameDocument(file, want)
+		if newlinesOnly(file, want) && !parsedSame(file, want) {
+			t.Fatalf("the fast path accepts what the parser rejects: %q", file)
+		}
+		if string(file) == miniExport && !same {
+			t.Fatal("the export is not its own document")
+		}
+	})
+}
