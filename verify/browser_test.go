@@ -3,11 +3,14 @@ package verify
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -68,6 +71,12 @@ func browser(t *testing.T) context.Context {
 			browserErr = "cannot start Chromium: " + err.Error()
 			return
 		}
+		if r := baseSlowdown(); r > 1 {
+			if err := chromedp.Do(ctx, throttleCPU(r)); err != nil {
+				browserErr = "cannot slow Chromium down: " + err.Error()
+				return
+			}
+		}
 		browserCtx = ctx
 	})
 	if browserErr != "" {
@@ -110,15 +119,29 @@ func openBundleSettled(t *testing.T, path string, settle time.Duration) browserR
 	return r
 }
 
+// verdictBound bounds one load. The wait ends on the page's own signal
+// (window.ALResult, set once the verdict is on the page), never on a
+// timer, so a generous bound costs nothing when the machine is idle and
+// keeps a loaded one (other processes busy on every core, the verifier a
+// hundred times slower) from failing a test that would pass.
+const verdictBound = 3 * time.Minute
+
+// loads numbers the loads, so that each waits for its own document.
+var loads atomic.Int64
+
 func loadVerdict(t *testing.T, path string, settle time.Duration) (browserResult, error) {
-	tab, cancel := context.WithTimeout(browser(t), 30*time.Second)
+	tab, cancel := context.WithTimeout(browser(t), verdictBound)
 	defer cancel()
 	abs, _ := filepath.Abs(path)
-	err := chromedp.Do(tab, chromedp.Navigate("file://"+abs))
+	// the query names this load: the poll below runs in this document only,
+	// never in the previous one of the shared tab still holding its verdict
+	load := fmt.Sprintf("?load=%d", loads.Add(1))
+	err := chromedp.Do(tab, chromedp.Navigate("file://"+abs+load))
 	if err == nil {
 		// a page whose script was blocked (by its CSP) never leaves "pending":
 		// once the document has loaded without the script having run, stop
-		_, err = chromedp.Run(tab, chromedp.Poll[chromedp.Void](`window.ALResult!==undefined || (document.readyState==="complete" && typeof AL==="undefined")`, chromedp.WithPollingInterval(10*time.Millisecond)))
+		_, err = chromedp.Run(tab, chromedp.Poll[chromedp.Void](`location.search===`+strconv.Quote(load)+` && (window.ALResult!==undefined || (document.readyState==="complete" && typeof AL==="undefined"))`,
+			chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(verdictBound)))
 	}
 	if err == nil && settle > 0 {
 		// let a script the variant planted act after the verdict

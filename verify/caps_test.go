@@ -80,6 +80,8 @@ func resealedReport(t *testing.T, b []byte, src string) []byte {
 func FuzzVerifyBundle(f *testing.F) {
 	base, _ := fixtureBundle(f)
 	f.Add(base)
+	f.Add(bytes.ReplaceAll(base, []byte("\n"), []byte("\r\n"))) // the same document in Windows line ends
+	f.Add(append([]byte("\ufeff"), base...))
 	f.Add([]byte(manifestOpen + `{"format":1,"run":"r","seal_hash":"","seal":{},"events":[]}</script>`))
 	f.Add([]byte(manifestOpen + `{"format":1,"events":["{\"seq\":1}"]}</script>` + artifactOpen + `{"id":"b3:00","b64":"!!"}</script>`))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -90,6 +92,9 @@ func FuzzVerifyBundle(f *testing.F) {
 			}
 			if res.OK && !bytes.Equal(b, base) && !bytes.Contains(b, []byte(manifestOpen)) {
 				t.Fatal("verified a file without a manifest")
+			}
+			if res.OK && !bytes.Equal(b, base) && (res.ByteExact == nil || *res.ByteExact) {
+				t.Fatalf("verified other bytes than the export with byte_exact %v", res.ByteExact)
 			}
 		}
 	})

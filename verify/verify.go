@@ -48,6 +48,11 @@ type Result struct {
 	Seal   string  `json:"seal"`
 	Plan   string  `json:"plan"`
 	Checks []Check `json:"checks"`
+	// ByteExact says, for a bundle whose page was compared, whether the
+	// file is byte for byte the export; false on a file that verifies
+	// only as the same parsed document (docs/verify.md, "Bytes and
+	// documents").
+	ByteExact *bool `json:"byte_exact,omitempty"`
 }
 
 // Options of Verify.
@@ -567,7 +572,13 @@ func (v *verifier) checkPage(file []byte, b *bundle, doc *render.Doc) {
 		v.fail(CheckPage, "cannot render the bundle again: %v", err)
 		return
 	}
-	if bytes.Equal(want, file) {
+	exact := bytes.Equal(want, file)
+	v.res.ByteExact = &exact
+	if exact {
+		return
+	}
+	if sameDocument(file, want) {
+		v.note(CheckPage, "%s", parsedSameNote)
 		return
 	}
 	data, _ := doc.Data()

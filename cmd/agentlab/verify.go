@@ -25,14 +25,18 @@ func newVerifyCmd() *cobra.Command {
 artifact re-hashed, the event chain, the seal recomputed from the events, the
 plan, the evidence ledger, every metric recomputed from its cited cells, the
 visible report compared byte for byte with what the sealed evidence renders
-to, and the signature. One line per check.
+to, and the signature. One line per check. A bundle whose bytes differ from
+the export only where no HTML reader sees a difference (line endings, a
+byte-order mark, spacing inside tags) is the same document: it verifies, with
+a note.
 
 Integrity is proven against the seal the file carries. Who produced it is only
 established by --expect (the seal hash published somewhere you trust: a CI log,
 a commit) or by --pubkey (the seal must be signed with that ed25519 key).
 Events appended after the seal are listed, never counted as failures.
 
---format json prints {"ok":…,"seal":"b3:…","plan":"b3:…","checks":[{"name","ok","detail"}]}.
+--format json prints {"ok":…,"seal":"b3:…","plan":"b3:…","checks":[{"name","ok","detail"}]},
+and for a bundle "byte_exact": whether the file is byte for byte the export.
 Exit codes: 0 every check passes, 1 a check fails, 2 the input cannot be read.
 See docs/verify.md for the checks and what they prove.
 
@@ -102,6 +106,9 @@ func printVerify(w io.Writer, format string, res *verify.Result) error {
 	}
 	if res.OK {
 		fmt.Fprintf(w, "verified: seal %s, plan %s\n", res.Seal, res.Plan)
+		if res.ByteExact != nil && !*res.ByteExact {
+			fmt.Fprintf(w, "note: the file is the export's document, not its bytes: they differ only where no HTML reader sees a difference (line endings, a byte-order mark, spacing inside tags, how a character is escaped)\n")
+		}
 	} else if res.Seal == "" {
 		fmt.Fprintf(w, "NOT VERIFIED: not sealed; %d of %d checks failed\n", failed, len(res.Checks))
 	} else {

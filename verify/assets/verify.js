@@ -375,6 +375,8 @@
       if (want !== null) {
         expectedDoc = new DOMParser().parseFromString(want, "text/html");
         docDiff = firstDifference(expectedDoc, pristine);
+        // the same nodes under a doctype such as <!DOCTYPE html x> lay out in quirks mode
+        if (!docDiff && document.compatMode !== "CSS1Compat") docDiff = { check: "page", detail: "the page renders in quirks mode: its doctype is not the bundle's <!DOCTYPE html>" };
       }
     }
     // ---- evidence: the report's data block is the sealed evidence ----

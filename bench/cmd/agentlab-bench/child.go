@@ -171,4 +171,6 @@ var childStages = map[string]func(*childArgs) (*sample, error){
 	"verify/floor":   verifyFloor,
 	"issuance/work":  issuanceWork,
 	"issuance/floor": issuanceFloor,
+	"bundle/work":    bundleWork,
+	"bundle/floor":   bundleFloor,
 }

@@ -82,6 +82,9 @@ func stages() []stage {
 		{name: "verify", title: "`verify` a run directory (events + 1 MiB artifacts, page cache warm)", floor: "raw BLAKE3 of the same bytes in memory, every core", unit: "events",
 			sizes: []int{1_000, 10_000, 100_000}, smoke: []int{1_000, 10_000}, budget: 100_000, smokeBud: 10_000,
 			kind: throughputRatio, target: 0.7, targetS: "≥ 70% of floor", scale: true},
+		{name: "bundle", title: "`bundle.html` of traceable-weekly verifies itself in headless Chromium (navigation to verdict)", floor: "the same file without its script (navigation to load)", unit: "loads",
+			sizes: []int{9}, smoke: []int{3}, budget: 9, smokeBud: 3,
+			kind: timeRatio, target: 5, targetS: "≤ 5× floor"},
 		{name: "issuance", title: "issuance checker on a narrative, one core", floor: "regexp `[0-9]+` scan of the same text", unit: "bytes",
 			sizes: []int{1 << 20}, smoke: []int{1 << 20}, budget: 1 << 20, smokeBud: 1 << 20,
 			kind: throughputAbs, target: 20, targetS: "≥ 20 MB/s", env: "GOMAXPROCS=1"},
@@ -129,6 +132,10 @@ func orchestrate(o *options) error {
 	var sts []stage
 	for _, s := range stages() {
 		if o.stages == nil || o.stages[s.name] {
+			if why := bundleAvailable(); s.name == "bundle" && why != "" {
+				fmt.Printf("note: no bundle figure: %s\n", why)
+				continue
+			}
 			sts = append(sts, s)
 		}
 	}
@@ -221,6 +228,8 @@ func generate(s stage, n int, dir string) error {
 			return err
 		}
 		return os.WriteFile(filepath.Join(dir, "run.json"), b, 0o644)
+	case "bundle":
+		return generateBundle(dir)
 	}
 	return nil // store and issuance generate their bytes in the child
 }
@@ -310,6 +319,9 @@ func runProfiles(self string, o *options, sts []stage, res results, work, out st
 	for _, s := range sts {
 		if s.kind == info {
 			continue // a variant of another stage
+		}
+		if s.name == "bundle" {
+			continue // its time is spent in the browser, which a profile of this process does not see
 		}
 		ps := res[s.name][s.budgetFor(o)]
 		var w, f []float64

@@ -242,6 +242,14 @@ func figures(s stage, ps []pair) figure {
 		r.notes = append(r.notes, fmt.Sprintf("`agentlab verify RUN_DIR --format json` through the built binary on the same run (process start included): %s.",
 			spread(bench.Summarize(cli), "%.0f", " MB/s")))
 	}
+	if s.name == "bundle" && len(ps) > 0 && ps[0].work.Extra != nil {
+		var cold, lo, hi []float64
+		for _, p := range ps {
+			cold, lo, hi = append(cold, p.work.Extra["cold_ns"]/1e6), append(lo, p.work.Extra["min_ns"]/1e6), append(hi, p.work.Extra["max_ns"]/1e6)
+		}
+		r.notes = append(r.notes, fmt.Sprintf("bundle: `bundle.html` is %s bytes; each repetition is the median of %d loads in one browser after a first, cold load (%s); the fastest load of a repetition %s, the slowest %s; the peak RSS is the driver's, not the browser's.",
+			thousands(int(ps[0].work.Bytes)), ps[0].work.Ops, spread(bench.Summarize(cold), "%.0f", " ms"), spread(bench.Summarize(lo), "%.0f", " ms"), spread(bench.Summarize(hi), "%.0f", " ms")))
+	}
 	if cpuMet != "" && s.kind != info {
 		r.verdict += "; " + cpuMet
 	}
