@@ -41,6 +41,8 @@ var (
 		fStr("model"),
 		fInt("max_sentences").atLeast(1),
 		fNum("max_cost_usd").atLeast(0),
+		fNum("timeout_s").atLeast(0.001).atMost(3600),
+		fEnum("on_unsupported", "degrade", "withhold"),
 	)
 	budgetSchema = newSchema("budget",
 		fInt("tokens").atLeast(1),
