@@ -505,3 +505,34 @@ type describedFake struct{ fakeSources }
 func (describedFake) Tools() []sources.ToolInfo {
 	return []sources.ToolInfo{{Name: "db_query__sales", Description: "sales", Schema: map[string]any{"type": "object"}}}
 }
+
+// A model that spends its budget on tool calls ends on a tool-less answer
+// that is not what the flow needs; the validate node downstream fails, and
+// its error names the agent and why it stopped, not only the schema.
+func TestSchemaFailureAfterBudgetStopNamesTheAgent(t *testing.T) {
+	tool := lookupTool(func(m map[string]any) string { return "fact " + fmt.Sprint(m["q"]) })
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		r := call("lookup", fmt.Sprintf(`{"q": %d}`, i))
+		r.Usage = Usage{InputTokens: 800, OutputTokens: 200}
+		r.Text = "still looking"
+		return r
+	}}
+	p := agentPlan("budget", map[string]any{"tokens": 2500})
+	p.Nodes = append(p.Nodes, nd("check", "validate", "target", "ag",
+		"schema", map[string]any{"type": "object", "required": []any{"total"}}))
+	p.Edges = append(p.Edges, edges("ag -> check")...)
+	res, _ := run(t, p, nil, withModel(m), withHost(Host{Tools: registry(t, tool)}))
+	if res.Status != StatusFailed {
+		t.Fatalf("status %s", res.Status)
+	}
+	msg := res.Err.Error()
+	if !strings.Contains(msg, `agent "ag" stopped early (budget_tokens): the agent used 3000 tokens`) {
+		t.Errorf("the error does not name the agent that stopped early:\n%s", msg)
+	}
+	// An agent that answered on its own is not blamed.
+	m2 := &agentModel{fn: func(i int, req ModelRequest) ModelResponse { return answer("no total here") }}
+	res, _ = run(t, p, nil, withModel(m2), withHost(Host{Tools: registry(t, tool)}))
+	if res.Status != StatusFailed || strings.Contains(res.Err.Error(), "stopped early") {
+		t.Errorf("%s %v", res.Status, res.Err)
+	}
+}
