@@ -132,12 +132,21 @@ func Start(ctx context.Context, spec ServerSpec) (*Client, error) {
 	// The keeper (keeper.go) leads the group instead and kills all of it
 	// when agentlab dies, even by SIGKILL, which no handler of agentlab's
 	// could see: the server's own children go with it.
+	direct := *c.cmd
+	direct.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	if self, err := os.Executable(); err == nil {
 		c.cmd.Path = self
 		c.cmd.Args = append([]string{keeperName, "--", prog}, spec.Command...)
 		c.cmd.SysProcAttr.Pdeathsig = keeperDeathSignal
 	}
-	if err := c.cmd.Start(); err != nil {
+	err = c.cmd.Start()
+	if err != nil && c.cmd.Path != prog {
+		// agentlab's own binary is gone (replaced while it ran): start the
+		// server directly, which still dies with agentlab.
+		c.cmd = &direct
+		err = c.cmd.Start()
+	}
+	if err != nil {
 		pipes.closeAll()
 		return nil, fail("check the command and that the program is executable", "cannot start %s: %v", spec.Command[0], unwrapPath(err))
 	}
