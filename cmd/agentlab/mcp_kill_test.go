@@ -123,6 +123,13 @@ edges:
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	t.Cleanup(func() { // a failing test leaves nothing running behind it
+		for _, pid := range []int{server1, child} {
+			if !gone(pid) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
 	time.Sleep(200 * time.Millisecond) // let the tool call reach the server
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

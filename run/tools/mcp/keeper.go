@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -64,6 +65,11 @@ func keeperMain(args []string) int {
 		case <-group:
 			// Sent to the whole group by Close: the server has it too.
 		case err := <-done:
+			// When agentlab dies the server may see its stdin close and
+			// exit before the death signal arrives; what it started must
+			// not outlive it either way (the client does the same after a
+			// normal exit, when it is still there to do it).
+			killRestOfGroup()
 			return mirrorExit(err)
 		}
 	}
@@ -73,6 +79,35 @@ func keeperMain(args []string) int {
 func killGroup() {
 	_ = syscall.Kill(-os.Getpid(), syscall.SIGKILL)
 	select {} // the SIGKILL ends the keeper
+}
+
+// killRestOfGroup kills every other member of the keeper's process group
+// and reaps those handed to it, for a bounded time.
+func killRestOfGroup() {
+	self := os.Getpid()
+	for range 50 {
+		left := false
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil || pid == self {
+				continue
+			}
+			if pg, err := syscall.Getpgid(pid); err == nil && pg == self {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+				left = true
+			}
+		}
+		for {
+			if pid, _ := unix.Wait4(-1, nil, unix.WNOHANG, nil); pid <= 0 {
+				break
+			}
+		}
+		if !left {
+			return
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }
 
 // mirrorExit ends the keeper as the server ended: with its exit status,
