@@ -536,3 +536,25 @@ func TestSchemaFailureAfterBudgetStopNamesTheAgent(t *testing.T) {
 		t.Errorf("%s %v", res.Status, res.Err)
 	}
 }
+
+// The same model with an output_schema: its last, tool-less answer is not
+// the JSON asked for, and the node's error says the agent had stopped
+// early and why, not only that the JSON is wrong.
+func TestAgentSchemaFailureAfterBudgetStopSaysWhy(t *testing.T) {
+	tool := lookupTool(func(m map[string]any) string { return "fact " + fmt.Sprint(m["q"]) })
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		r := call("lookup", fmt.Sprintf(`{"q": %d}`, i))
+		r.Usage = Usage{InputTokens: 800, OutputTokens: 200}
+		r.Text = "still looking"
+		return r
+	}}
+	p := agentPlan("budget", map[string]any{"tokens": 2500},
+		"output_schema", map[string]any{"type": "object", "required": []any{"total"}})
+	res, _ := run(t, p, nil, withModel(m), withHost(Host{Tools: registry(t, tool)}))
+	if res.Status != StatusFailed {
+		t.Fatalf("status %s", res.Status)
+	}
+	if msg := res.Err.Error(); !strings.Contains(msg, "does not match output_schema") || !strings.Contains(msg, "the agent had stopped early (budget_tokens): the agent used") {
+		t.Errorf("error: %s", msg)
+	}
+}
