@@ -41,6 +41,8 @@ var (
 		fStr("model"),
 		fInt("max_sentences").atLeast(1),
 		fNum("max_cost_usd").atLeast(0),
+		fNum("timeout_s").atLeast(0.001).atMost(3600),
+		fEnum("on_unsupported", "degrade", "withhold"),
 	)
 	budgetSchema = newSchema("budget",
 		fInt("tokens").atLeast(1),
@@ -96,7 +98,7 @@ var typeFields = map[string][]*field{
 		fStrs("tools"),
 		fAny("output_schema"),
 		fBool("cite_fields").dflt(false),
-		fInt("max_steps").dflt(int64(20)).atLeast(1).atMost(100),
+		fInt("max_steps").atLeast(1).atMost(100), // no default: the preset's guard.steps (100) is the backstop
 		fObj("budget", budgetSchema),
 		fEnum("presentation", "native", "ptc", "both"), // no default: the preset decides unless the node says
 		fObjList("permissions", permissionSchema),
@@ -112,7 +114,7 @@ var typeFields = map[string][]*field{
 		fTmpl("system"),
 		fTmpl("prompt").required(),
 		fEnum("numbers", "strict", "lenient").dflt("strict"),
-		fEnum("on_violation", "fail", "mark").dflt("fail"),
+		fEnum("on_violation", "fail", "mark"), // default by tier: violationDefault
 		fInt("max_repairs").dflt(int64(1)).atLeast(0).atMost(10),
 		fEnum("claims", "off", "require_citation", "judge").dflt("off"),
 		fObj("judge", judgeSchema),

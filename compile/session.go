@@ -80,6 +80,7 @@ func (s *session) compileData(path string, data []byte, tier string, l *diag.Lis
 		return nil
 	}
 	f.effTier = effectiveTier(f.tier, tier)
+	f.violationDefaults()
 	f.graphPass()
 	f.buildVars()
 	f.resolveCards(s)

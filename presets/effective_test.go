@@ -14,7 +14,7 @@ func TestEffective(t *testing.T) {
 			PersonaPrefix: "You are a careful analyst. Use the tools to get facts; never invent numbers. When you cannot find something, say so.",
 			Presentation:  "native", SDKLanguage: "python", MaxParallel: 10,
 			Tools:    []string{"db_query", "file_grep", "file_list", "file_read"},
-			MaxSteps: 100, RepeatCall: "reuse_result", NoProgressSteps: 3, MaxTokens: 200000, MaxCostUSD: 2, WrapUpAt: 0.85,
+			MaxSteps: 100, RepeatCall: "reuse_result", NoProgressSteps: 3, MaxTokens: 2000000, WrapUpAt: 0.85,
 			Sandbox: "auto", SandboxTimeoutS: 30, SandboxMemoryMB: 512, SandboxOutput: 1048576,
 			CompressAt: 0.6, KeepRecent: 4,
 		}},

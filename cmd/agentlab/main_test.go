@@ -14,7 +14,8 @@ import (
 // "agentlab" command of every script under testdata/script.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"agentlab": func() { os.Exit(execute(os.Args[1:])) },
+		"agentlab":  func() { os.Exit(execute(os.Args[1:])) },
+		fakeMCPName: fakeMCPWithChild,
 	})
 }
 

@@ -74,7 +74,10 @@ With SOURCE_DATE_EPOCH set the clock is fixed and the run id is derived from
 plan, inputs, seed and provider, so the seal is byte-identical anywhere.
 
 --formal accepts only a compiled plan at tier published or governed; its
-hash is recorded as the run's plan.
+hash is recorded as the run's plan. A report node that does not set
+on_violation fails on a citation violation at those tiers, and keeps the
+report with the violations marked (a degraded output) in an exploratory
+flow.
 
 Progress goes to stderr (a live view on a terminal, one line per event
 otherwise); results go to stdout. --format json ends stdout with one JSON

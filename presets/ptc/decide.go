@@ -5,8 +5,9 @@ import (
 	"strings"
 )
 
-// SandboxDebugEnv is set to "true" in the sandbox environment whenever a
-// debug filter is configured, so programs can print extra detail.
+// SandboxDebugEnv is always in the sandbox environment: "true" whenever a
+// debug filter is configured (so programs can print extra detail), else
+// "false". It never decides whether PTC applies.
 const SandboxDebugEnv = "AGENTLAB_PTC_DEBUG"
 
 // Title markers of the debug filters (matched case-insensitively).
@@ -49,6 +50,9 @@ func Decide(cfg Config, user string, toolsets []string, title string) Decision {
 		mode := cfg.Debug
 		d.DebugMode = &mode
 	}
+	// Always an explicit value, so that a program tells "debugging off"
+	// from "not run by agentlab" and never inherits one from elsewhere.
+	d.SandboxEnv[SandboxDebugEnv] = "false"
 	if cfg.DebugConfigured {
 		d.SandboxEnv[SandboxDebugEnv] = "true"
 	}

@@ -89,8 +89,9 @@ func TestDecideDebugFields(t *testing.T) {
 		if got != tt.mode {
 			t.Errorf("PTC_DEBUG=%q: debug_mode %v, want %v", tt.debug, got, tt.mode)
 		}
-		if (d.SandboxEnv[SandboxDebugEnv] == "true") != tt.sandbox {
-			t.Errorf("PTC_DEBUG=%q: sandbox env %v", tt.debug, d.SandboxEnv)
+		// Always present, with an explicit value.
+		if want := map[bool]string{true: "true", false: "false"}[tt.sandbox]; d.SandboxEnv[SandboxDebugEnv] != want {
+			t.Errorf("PTC_DEBUG=%q: sandbox env %v, want %s=%s", tt.debug, d.SandboxEnv, SandboxDebugEnv, want)
 		}
 		if tt.debug == "bogus" && len(d.Warnings) != 1 {
 			t.Errorf("PTC_DEBUG=bogus: warnings %v", d.Warnings)

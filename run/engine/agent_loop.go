@@ -182,7 +182,11 @@ func (t *task) runLoop(ctx context.Context, s loopSpec) (res loopResult, err err
 					if err := l.finish(); err != nil {
 						return l.res, err
 					}
-					return l.res, fmt.Errorf("node %q: the agent's answer does not match output_schema: %s", t.id, problem)
+					early := ""
+					if l.res.reason != "" && l.res.reason != StopAnswer {
+						early = fmt.Sprintf(" (the agent had stopped early (%s): %s)", l.res.reason, l.res.sentence)
+					}
+					return l.res, fmt.Errorf("node %q: the agent's answer does not match output_schema: %s%s", t.id, problem, early)
 				}
 				l.res.json, l.res.hasJSON = v, true
 			}
@@ -191,13 +195,21 @@ func (t *task) runLoop(ctx context.Context, s loopSpec) (res loopResult, err err
 			}
 			break
 		}
+		// A spent budget withdraws the tools: the calls just made are
+		// answered as not run, and one last call without tools asks for the
+		// answer, so that the node ends on what the agent found rather
+		// than failing.
 		if L.Tokens > 0 && l.usage.InputTokens+l.usage.OutputTokens >= L.Tokens {
-			l.stop(StopBudgetTokens, fmt.Sprintf("the agent used %d tokens, reaching its token budget of %d (budget.tokens); it was stopped before running its last %d tool call(s)", l.usage.InputTokens+l.usage.OutputTokens, L.Tokens, len(calls)))
-			break
+			l.stop(StopBudgetTokens, fmt.Sprintf("the agent used %d tokens, reaching its token budget of %d (budget.tokens); its last %d tool call(s) were not run and it was asked to answer with what it had", l.usage.InputTokens+l.usage.OutputTokens, L.Tokens, len(calls)))
+			l.withdraw(calls, "the token budget is spent")
+			wrap = true
+			continue
 		}
 		if L.CostUSD > 0 && l.usage.CostUSD >= L.CostUSD {
-			l.stop(StopBudgetCost, fmt.Sprintf("the agent spent $%.4f, reaching its cost budget of $%.4f (budget.cost_usd); it was stopped before running its last %d tool call(s)", l.usage.CostUSD, L.CostUSD, len(calls)))
-			break
+			l.stop(StopBudgetCost, fmt.Sprintf("the agent spent $%.4f, reaching its cost budget of $%.4f (budget.cost_usd); its last %d tool call(s) were not run and it was asked to answer with what it had", l.usage.CostUSD, L.CostUSD, len(calls)))
+			l.withdraw(calls, "the cost budget is spent")
+			wrap = true
+			continue
 		}
 		fresh, repeated := false, false
 		for i, tc := range calls {
@@ -227,6 +239,19 @@ func (t *task) runLoop(ctx context.Context, s loopSpec) (res loopResult, err err
 	}
 	l.res.usage = l.usage
 	return l.res, l.finish()
+}
+
+// withdraw answers calls the loop will not run (every tool call of the
+// conversation needs a result) and tells the model why the tools are gone.
+func (l *loop) withdraw(calls []ToolCall, why string) {
+	for i, tc := range calls {
+		id := tc.ID
+		if id == "" {
+			id = fmt.Sprintf("%s:%d:%d", l.s.modelID, l.res.steps, i)
+		}
+		l.msgs = append(l.msgs, Message{Role: "tool", Content: "error: not run: " + why, ToolCallID: id, IsError: true})
+	}
+	l.say("Your budget is spent (" + why + "): tools are no longer available. Give your final answer now from what you have.")
 }
 
 // stop records why the loop is ending; the first reason given wins.

@@ -115,7 +115,7 @@ func TestAgentCodeModeOff(t *testing.T) {
 
 // TestAgentCodeModeDebugEnv: when PTC_DEBUG is configured, the chain's
 // AGENTLAB_PTC_DEBUG=true reaches the program's environment; without it
-// the variable is absent.
+// the variable is there with the explicit value false.
 func TestAgentCodeModeDebugEnv(t *testing.T) {
 	needInterpreter(t, "python3")
 	for _, debug := range []bool{true, false} {
@@ -136,7 +136,7 @@ return os.environ.get("AGENTLAB_PTC_DEBUG", "unset")`)
 		if res.Status != StatusSucceeded {
 			t.Fatalf("debug %v: %s %v", debug, res.Status, res.Err)
 		}
-		want := map[bool]string{true: "true", false: "unset"}[debug]
+		want := map[bool]string{true: "true", false: "false"}[debug]
 		results := eventData(rec, EvToolResult)
 		if last := results[len(results)-1]; last["ok"] != true || last["output"] != want {
 			t.Errorf("debug %v: run_code result = %v, want output %q", debug, last, want)
@@ -161,5 +161,53 @@ func TestAgentCodeModeRefusesNativeCalls(t *testing.T) {
 	r := eventData(rec, EvToolResult)
 	if len(r) != 1 || !strings.Contains(r[0]["error"].(string), "call it from a run_code program") {
 		t.Errorf("results = %v", r)
+	}
+}
+
+// A program that goes looking for credentials in its environment finds
+// exactly the variables the run_code description told the model about,
+// and nothing else: the description is the truth about the sandbox.
+func TestRunCodeDescriptionNamesTheWholeEnvironment(t *testing.T) {
+	needInterpreter(t, "python3")
+	var desc string
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		if i == 0 {
+			for _, d := range req.Tools {
+				if d.Name == "run_code" {
+					desc = d.Description
+				}
+			}
+			return runCodeCall(`import os
+return ",".join(sorted(os.environ))`)
+		}
+		return answer("done")
+	}}
+	t.Setenv("AGENTLAB_TEST_SECRET", "hunter2")
+	lookup := lookupTool(func(map[string]any) string { return "x" })
+	res, rec := run(t, agentPlan("presentation", "ptc"), nil, withModel(m), withHost(Host{Tools: registry(t, lookup), PTC: ptcOn, WorkDir: t.TempDir()}))
+	if res.Status != StatusSucceeded {
+		t.Fatalf("%s %v", res.Status, res.Err)
+	}
+	if !strings.Contains(desc, "empty environment") {
+		t.Fatalf("the run_code description does not say the environment is empty:\n%s", desc)
+	}
+	results := eventData(rec, EvToolResult)
+	got, _ := results[len(results)-1]["output"].(string)
+	if got == "" {
+		t.Fatalf("no environment listed: %v", results[len(results)-1])
+	}
+	t.Logf("environment: %s", got)
+	for _, name := range strings.Split(got, ",") {
+		if name == "PWD" || name == "LC_CTYPE" {
+			continue // the launcher's working directory; Python's own C-locale coercion
+		}
+		if !strings.Contains(desc, name) {
+			t.Errorf("the program found %s, which the description does not name (environment: %s)", name, got)
+		}
+	}
+	for _, name := range []string{"PATH", "AGENTLAB_PTC_DEBUG"} {
+		if !strings.Contains(","+got+",", ","+name+",") {
+			t.Errorf("the description names %s but the program has no such variable (environment: %s)", name, got)
+		}
 	}
 }

@@ -194,6 +194,10 @@ func TestAgentNoProgressWrapsUp(t *testing.T) {
 	}
 }
 
+// A model that never stops calling tools spends its token budget: it is
+// warned at 80%, the call that crosses the budget does not run (its call
+// gets a "not run" result), and one last call without tools asks for the
+// answer, which is the node's output — the node does not fail.
 func TestAgentTokenBudget(t *testing.T) {
 	tool := lookupTool(func(m map[string]any) string { return "fact " + fmt.Sprint(m["q"]) })
 	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
@@ -207,11 +211,26 @@ func TestAgentTokenBudget(t *testing.T) {
 		t.Fatalf("%s %v", res.Status, res.Err)
 	}
 	r, s := stopReason(t, rec)
-	if r != StopBudgetTokens || !strings.Contains(s, "reaching its token budget of 2500 (budget.tokens)") || len(m.reqs) != 3 {
+	if r != StopBudgetTokens || !strings.Contains(s, "reaching its token budget of 2500 (budget.tokens)") || len(m.reqs) != 4 {
 		t.Errorf("stop = %s: %s after %d calls", r, s, len(m.reqs))
 	}
 	if tool.calls != 2 {
 		t.Errorf("tool ran %d times; the call that crossed the budget must not run", tool.calls)
+	}
+	last := m.reqs[len(m.reqs)-1]
+	if len(last.Tools) != 0 {
+		t.Errorf("the last call offered %d tools", len(last.Tools))
+	}
+	notRun, told := false, false
+	for _, msg := range last.Messages {
+		notRun = notRun || (msg.Role == "tool" && msg.Content == "error: not run: the token budget is spent")
+		told = told || strings.Contains(msg.Content, "Your budget is spent")
+	}
+	if !notRun || !told {
+		t.Errorf("the last request does not answer the pending call or say why: %+v", last.Messages)
+	}
+	if out := finishedData(t, rec, "ag")["output"].(map[string]any); out["text"] != "still looking" {
+		t.Errorf("output %v", out)
 	}
 	if w := eventData(rec, EvAgentWarning); len(w) != 1 || w[0]["limit"] != "budget_tokens" {
 		t.Errorf("warnings = %v", w)
@@ -225,9 +244,9 @@ func TestAgentCostBudget(t *testing.T) {
 		r.Text, r.Usage = "thinking", Usage{InputTokens: 1, OutputTokens: 1, CostUSD: 0.4}
 		return r
 	}}
-	_, rec := run(t, agentPlan("budget", map[string]any{"cost_usd": 1.0}), nil, withModel(m), withHost(Host{Tools: registry(t, tool)}))
-	if r, _ := stopReason(t, rec); r != StopBudgetCost || len(m.reqs) != 3 {
-		t.Errorf("stop = %s after %d calls", r, len(m.reqs))
+	res, rec := run(t, agentPlan("budget", map[string]any{"cost_usd": 1.0}), nil, withModel(m), withHost(Host{Tools: registry(t, tool)}))
+	if r, _ := stopReason(t, rec); r != StopBudgetCost || len(m.reqs) != 4 || res.Status != StatusSucceeded {
+		t.Errorf("stop = %s after %d calls (%s %v)", r, len(m.reqs), res.Status, res.Err)
 	}
 }
 
@@ -485,4 +504,57 @@ type describedFake struct{ fakeSources }
 
 func (describedFake) Tools() []sources.ToolInfo {
 	return []sources.ToolInfo{{Name: "db_query__sales", Description: "sales", Schema: map[string]any{"type": "object"}}}
+}
+
+// A model that spends its budget on tool calls ends on a tool-less answer
+// that is not what the flow needs; the validate node downstream fails, and
+// its error names the agent and why it stopped, not only the schema.
+func TestSchemaFailureAfterBudgetStopNamesTheAgent(t *testing.T) {
+	tool := lookupTool(func(m map[string]any) string { return "fact " + fmt.Sprint(m["q"]) })
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		r := call("lookup", fmt.Sprintf(`{"q": %d}`, i))
+		r.Usage = Usage{InputTokens: 800, OutputTokens: 200}
+		r.Text = "still looking"
+		return r
+	}}
+	p := agentPlan("budget", map[string]any{"tokens": 2500})
+	p.Nodes = append(p.Nodes, nd("check", "validate", "target", "ag",
+		"schema", map[string]any{"type": "object", "required": []any{"total"}}))
+	p.Edges = append(p.Edges, edges("ag -> check")...)
+	res, _ := run(t, p, nil, withModel(m), withHost(Host{Tools: registry(t, tool)}))
+	if res.Status != StatusFailed {
+		t.Fatalf("status %s", res.Status)
+	}
+	msg := res.Err.Error()
+	if !strings.Contains(msg, `agent "ag" stopped early (budget_tokens): the agent used 3000 tokens`) {
+		t.Errorf("the error does not name the agent that stopped early:\n%s", msg)
+	}
+	// An agent that answered on its own is not blamed.
+	m2 := &agentModel{fn: func(i int, req ModelRequest) ModelResponse { return answer("no total here") }}
+	res, _ = run(t, p, nil, withModel(m2), withHost(Host{Tools: registry(t, tool)}))
+	if res.Status != StatusFailed || strings.Contains(res.Err.Error(), "stopped early") {
+		t.Errorf("%s %v", res.Status, res.Err)
+	}
+}
+
+// The same model with an output_schema: its last, tool-less answer is not
+// the JSON asked for, and the node's error says the agent had stopped
+// early and why, not only that the JSON is wrong.
+func TestAgentSchemaFailureAfterBudgetStopSaysWhy(t *testing.T) {
+	tool := lookupTool(func(m map[string]any) string { return "fact " + fmt.Sprint(m["q"]) })
+	m := &agentModel{fn: func(i int, req ModelRequest) ModelResponse {
+		r := call("lookup", fmt.Sprintf(`{"q": %d}`, i))
+		r.Usage = Usage{InputTokens: 800, OutputTokens: 200}
+		r.Text = "still looking"
+		return r
+	}}
+	p := agentPlan("budget", map[string]any{"tokens": 2500},
+		"output_schema", map[string]any{"type": "object", "required": []any{"total"}})
+	res, _ := run(t, p, nil, withModel(m), withHost(Host{Tools: registry(t, tool)}))
+	if res.Status != StatusFailed {
+		t.Fatalf("status %s", res.Status)
+	}
+	if msg := res.Err.Error(); !strings.Contains(msg, "does not match output_schema") || !strings.Contains(msg, "the agent had stopped early (budget_tokens): the agent used") {
+		t.Errorf("error: %s", msg)
+	}
 }

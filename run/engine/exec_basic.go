@@ -42,7 +42,7 @@ func execOutput(_ context.Context, t *task) (any, effects, error) {
 			return nil, effects{}, fmt.Errorf("node %q: %v", t.id, err)
 		}
 		if viol != "" {
-			return nil, effects{}, fmt.Errorf("node %q: the outputs do not match its schema:\n%s", t.id, viol)
+			return nil, effects{}, fmt.Errorf("node %q: the outputs do not match its schema:\n%s%s", t.id, viol, t.earlyStops())
 		}
 	}
 	c, err := t.contract() // exec_contract.go

@@ -16,7 +16,9 @@ import (
 // text in exec_contract_fields.go) against the metrics of metrics_from.
 // numbers: strict on the report node makes any untraced number withhold
 // the output. Violations the report node kept (on_violation: mark) other
-// than bare numbers, which the checker sees itself, degrade it. The
+// than bare numbers, which the checker sees itself, degrade it; a claim the
+// judge found unsupported withholds it instead under judge.on_unsupported:
+// withhold, and claims the judge's caps left unjudged degrade it. The
 // verdict is recorded in the node.finished event and becomes (the worst
 // over all contracted outputs) the run's tier. It returns nil without a
 // contract.
@@ -42,6 +44,8 @@ func (t *task) contract() (map[string]any, error) {
 	var source string
 	var reasons []string
 	violations := 0
+	unsupported, unjudged := 0, 0
+	onUnsupported := "degrade"
 	strict := true
 	if reportFrom != "" {
 		out, ok := t.sc.node(reportFrom)
@@ -56,9 +60,20 @@ func (t *task) contract() (map[string]any, error) {
 			if v, ok := m["violations"].(float64); ok {
 				violations = int(v)
 			}
+			if v, ok := m["unsupported"].(float64); ok {
+				unsupported = int(v)
+			}
+			if v, ok := m["unjudged"].(float64); ok {
+				unjudged = int(v)
+			}
 		}
-		if rn := findNode(t.r.cfg.Plan, reportFrom); rn != nil && rn.Str("numbers") == "lenient" {
-			strict = false
+		if rn := findNode(t.r.cfg.Plan, reportFrom); rn != nil {
+			if rn.Str("numbers") == "lenient" {
+				strict = false
+			}
+			if s, _ := rn.Map("judge")["on_unsupported"].(string); s != "" {
+				onUnsupported = s
+			}
 		}
 	}
 	var metrics []issuance.Metric
@@ -104,6 +119,13 @@ func (t *task) contract() (map[string]any, error) {
 	if other := violations - bare; other > 0 && res.Tier == issuance.TierFormal {
 		res.Tier = issuance.TierDegraded
 		res.Reasons = append(res.Reasons, fmt.Sprintf("report %q kept %d violation(s) of the citation rules (on_violation: mark)", reportFrom, other))
+	}
+	if unsupported > 0 && onUnsupported == "withhold" {
+		res.Tier = issuance.TierWithheld
+		res.Reasons = append(res.Reasons, fmt.Sprintf("the judge found %d claim(s) of report %q unsupported (judge.on_unsupported: withhold)", unsupported, reportFrom))
+	}
+	if unjudged > 0 {
+		reasons = append(reasons, fmt.Sprintf("%d claim(s) of report %q were not judged: the judge's sentence, cost or time cap was reached", unjudged, reportFrom))
 	}
 	if len(reasons) > 0 {
 		if res.Tier == issuance.TierFormal {

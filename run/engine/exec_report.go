@@ -19,9 +19,10 @@ func init() {
 // for a rewrite, feeding the violations back, up to max_repairs times.
 // Violations left after that fail the node (on_violation: fail) or are
 // recorded in the report (mark). With claims: judge every conclusion is
-// judged by a model within judge.max_sentences and judge.max_cost_usd.
+// judged by a model (report_judge.go).
 // The ReportArtifact holds the accepted source; the output is
-// {text: filled plain text, source, violations, model, usage}.
+// {text: filled plain text, source, violations, model, usage}, plus
+// {unsupported, unjudged} with a judge.
 func execReport(ctx context.Context, t *task) (any, effects, error) {
 	n := t.node
 	system, prompt, err := modelPrompts(t)
@@ -75,17 +76,19 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		}
 		msgs = append(msgs, Message{Role: "assistant", Content: text}, Message{Role: "user", Content: repairMessage(text, vs, c)})
 	}
+	var judged *judgeResult
 	if claims == "judge" {
 		shown := writer // the name in warnings: the model that answered when none is named
 		if shown == "" {
 			shown = model
 		}
-		jv, ju, err := t.judge(ctx, text, c, cl, writer, shown)
+		jr, err := t.judge(ctx, text, c, cl, writer, shown)
 		if err != nil {
-			return nil, effects{}, withUsage(err, addUsage(usage, ju))
+			return nil, effects{}, withUsage(err, addUsage(usage, jr.used))
 		}
-		usage = addUsage(usage, ju)
-		vs = append(vs, jv...)
+		usage = addUsage(usage, jr.used)
+		vs = append(vs, jr.violations...)
+		judged = &jr
 		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Start < vs[j].Start })
 	}
 	if len(vs) > 0 && n.Str("on_violation") != "mark" {
@@ -105,69 +108,13 @@ func execReport(ctx context.Context, t *task) (any, effects, error) {
 		"model":      model,
 		"usage":      usage,
 	}
+	if judged != nil {
+		// What the issuance contract needs to apply judge.on_unsupported and
+		// to degrade an output whose claims were not all judged.
+		out["unsupported"] = len(judged.violations)
+		out["unjudged"] = judged.unjudged
+	}
 	return out, effects{record: map[string]any{"report_artifact": id, "catalog_artifact": catalogArt.String()}}, nil
-}
-
-// judgeVerdicts are the answers a judge may give.
-var judgeVerdicts = map[string]bool{"supported": true, "partly": true, "unsupported": true, "not_a_claim": true}
-
-// judge asks a model, one call per conclusion sentence, whether the
-// sentence is supported by what it cites. It stops at judge.max_sentences
-// sentences or once judge.max_cost_usd is spent (a warning event says how
-// many were left unjudged). An "unsupported" verdict is a violation.
-func (t *task) judge(ctx context.Context, text string, c *citable, cl []evidence.Claim, writer, shown string) ([]evidence.Violation, Usage, error) {
-	j := t.node.Map("judge")
-	jm, _ := j["model"].(string)
-	if jm == "" {
-		jm = writer
-	}
-	if jm == writer {
-		if err := t.warn("W-REPORT-JUDGE-SAME-MODEL", "the judge model %q is the model that wrote the report; a model tends to approve its own claims, so name another judge.model", shown); err != nil {
-			return nil, Usage{}, err
-		}
-	}
-	maxN := 20
-	if x, ok := j["max_sentences"].(float64); ok && x > 0 {
-		maxN = int(x)
-	}
-	maxCost := -1.0
-	if x, ok := j["max_cost_usd"].(float64); ok && x >= 0 {
-		maxCost = x
-	}
-	var vs []evidence.Violation
-	var used Usage
-	judged := 0
-	for i := range cl {
-		if judged >= maxN || (maxCost >= 0 && used.CostUSD >= maxCost) {
-			left := len(cl) - i
-			if err := t.warn("W-REPORT-JUDGE-BUDGET", "%d claim(s) were not judged: the judge budget (max_sentences %d, max_cost_usd %g) was reached", left, maxN, maxCost); err != nil {
-				return nil, used, err
-			}
-			break
-		}
-		sent := text[cl[i].Start:cl[i].End]
-		req := ModelRequest{
-			Node: t.modelID() + ":judge", Call: t.r.nextCall(t.modelID() + ":judge"), Kind: "judge", Model: jm, Seed: t.r.cfg.Seed,
-			System:   "You check one claim of a report against the evidence it cites. Answer with exactly one word: supported, partly, unsupported or not_a_claim.",
-			Messages: []Message{{Role: "user", Content: "Claim: " + fill(sent, c) + "\nAs written: " + sent}},
-		}
-		resp, err := t.r.cfg.Model.Complete(ctx, req, func(string) {})
-		if err != nil {
-			return nil, addUsage(used, billedBy(err)), fmt.Errorf("node %q: the judge call failed: %w", t.id, err)
-		}
-		used = addUsage(used, resp.Usage)
-		judged++
-		v := strings.ToLower(strings.Trim(strings.TrimSpace(resp.Text), ".!\"'"))
-		if !judgeVerdicts[v] {
-			v = "unsupported"
-		}
-		cl[i].Verdict = v
-		if v == "unsupported" {
-			vs = append(vs, evidence.Violation{Start: cl[i].Start, End: cl[i].End, Kind: vUnsupported, Text: sent,
-				Message: "the judge found the claim not supported by the evidence it cites"})
-		}
-	}
-	return vs, used, nil
 }
 
 // forModel lists the citable evidence for the model request.

@@ -41,7 +41,7 @@ func execValidate(ctx context.Context, t *task) (any, effects, error) {
 			if reworkID != "" {
 				how = "raise max_reworks or make the prompt of " + reworkID + " clearer"
 			}
-			return nil, effects{}, fmt.Errorf("validate %q: the output of %q does not match the schema after %d rework(s):\n%s\n(%s)", t.id, target, k, viol, how)
+			return nil, effects{}, fmt.Errorf("validate %q: the output of %q does not match the schema after %d rework(s):\n%s\n(%s)%s", t.id, target, k, viol, how, t.earlyStops())
 		}
 		rn := t.g.findNode(reworkID)
 		if rn == nil {

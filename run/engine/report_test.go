@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/plan"
@@ -247,5 +248,89 @@ func TestContractMissingMetric(t *testing.T) {
 	res, _ := runReport(t, p, scripted([]string{only}, ""))
 	if res.Tier != "" {
 		t.Errorf("no contract: tier %q", res.Tier)
+	}
+}
+
+// A judge model that never answers is cut off by judge.timeout_s: the run
+// goes on, the claims left unjudged are named in a warning and degrade the
+// contracted output (the check could not run fully).
+func TestJudgeHangingModelIsCutAtTimeCap(t *testing.T) {
+	text := "GMV grew to [[m:gmv]]. Costs fell [[see:Q1]]. Margins rose [[m:share]]."
+	contract := map[string]any{"report_from": "brief", "metrics_from": "kpi"}
+	p := reportPlan([]any{"on_violation", "mark", "claims", "judge", "judge", map[string]any{"model": "other", "timeout_s": 0.2}}, contract)
+	judged := 0
+	m := newModel(func(ctx context.Context, req ModelRequest) (string, error) {
+		if req.Kind != "judge" {
+			return text, nil
+		}
+		if judged++; judged == 1 {
+			return "supported", nil
+		}
+		<-ctx.Done() // the hostile judge hangs
+		return "", ctx.Err()
+	})
+	start := time.Now()
+	res, rec := runReport(t, p, m)
+	if res.Status != StatusSucceeded {
+		t.Fatal(res.Err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the judge held the run for %s", d)
+	}
+	out := finishedData(t, rec, "brief")["output"].(map[string]any)
+	if out["unjudged"] != float64(2) || out["unsupported"] != float64(0) {
+		t.Errorf("output %v", out)
+	}
+	w := strings.Join(rec.lines(), "\n")
+	if !strings.Contains(w, WarnJudgeTime) || !strings.Contains(w, "2 claim(s) were not judged") {
+		t.Errorf("no time-cap warning:\n%s", w)
+	}
+	if res.Tier != "degraded" {
+		t.Errorf("tier %q, want degraded", res.Tier)
+	}
+}
+
+// A judge that finds a claim unsupported degrades the output by default
+// and withholds it under judge.on_unsupported: withhold.
+func TestJudgeUnsupportedClaimWithholdsOrDegrades(t *testing.T) {
+	text := "Brief for [[i:week]]. GMV grew to [[m:gmv]]."
+	for _, tc := range []struct{ on, tier string }{{"", "degraded"}, {"degrade", "degraded"}, {"withhold", "withheld"}} {
+		j := map[string]any{"model": "other"}
+		if tc.on != "" {
+			j["on_unsupported"] = tc.on
+		}
+		p := reportPlan([]any{"on_violation", "mark", "claims", "judge", "judge", j},
+			map[string]any{"report_from": "brief", "metrics_from": "kpi"})
+		res, _ := runReport(t, p, scripted([]string{text}, "Unsupported."))
+		if res.Status != StatusSucceeded || res.Tier != tc.tier {
+			t.Errorf("on_unsupported %q: %s tier %q, want %s (%v)", tc.on, res.Status, res.Tier, tc.tier, res.Err)
+		}
+	}
+	// Every claim supported: the output stays formal whatever on_unsupported says.
+	p := reportPlan([]any{"on_violation", "mark", "claims", "judge", "judge", map[string]any{"model": "other", "on_unsupported": "withhold"}},
+		map[string]any{"report_from": "brief", "metrics_from": "kpi"})
+	if res, _ := runReport(t, p, scripted([]string{text}, "supported")); res.Tier != "formal" {
+		t.Errorf("supported claims: tier %q (%v)", res.Tier, res.Err)
+	}
+}
+
+// A long report is judged up to 40 sentences by default; the rest are
+// named as unjudged.
+func TestJudgeLongReportStopsAtDefaultSentences(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < DefaultJudgeSentences+5; i++ {
+		b.WriteString("GMV grew to [[m:gmv]]. ")
+	}
+	p := reportPlan([]any{"on_violation", "mark", "claims", "judge", "judge", map[string]any{"model": "other"}}, nil)
+	m := scripted([]string{b.String()}, "supported")
+	res, rec := runReport(t, p, m)
+	if res.Status != StatusSucceeded {
+		t.Fatal(res.Err)
+	}
+	if n := m.count("brief:judge"); n != DefaultJudgeSentences {
+		t.Errorf("%d judge calls, want %d", n, DefaultJudgeSentences)
+	}
+	if out := finishedData(t, rec, "brief")["output"].(map[string]any); out["unjudged"] != float64(5) {
+		t.Errorf("output %v", out)
 	}
 }

@@ -198,18 +198,20 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 	}
 	if op != nil && op.Decision == Allow {
 		if fl != nil && fl.Decision == Ask {
-			return c.ask(ctx, tool, args, key, flSrc+" says ask (narrower than "+opSrc+", which allows it)", opN)
+			return c.ask(ctx, tool, args, key, flSrc+" says ask (narrower than "+opSrc+", which allows it)", askedBy{flowAsk: flN, opAllows: true})
 		}
 		return Decision{true, opSrc, fmt.Sprintf("%s allows it (%s)", opSrc, op)}, nil
 	}
-	why, askRule := "no permission rule matches it", 0
+	why, by := "no permission rule matches it", askedBy{}
 	if op != nil {
-		why, askRule = opSrc+" says ask", opN
+		why = opSrc + " says ask"
+		by.rule, by.userRule = opN, userRuleNumber(opSrc)
 	}
 	if fl != nil {
 		switch {
 		case fl.Decision == Ask:
 			why = flSrc + " says ask"
+			by.flowAsk = flN
 		case op == nil && c.opt.FlowScoped != nil && c.opt.FlowScoped(tool):
 			return Decision{true, flSrc, fmt.Sprintf("%s allows it (%s; %s reaches only what the flow itself declares)", flSrc, fl.flowString(), tool)}, nil
 		default:
@@ -217,7 +219,26 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 			why = fmt.Sprintf("%s allows it, but a flow may only narrow what %s allows and %s does not allow it", flSrc, cf, cf)
 		}
 	}
-	return c.ask(ctx, tool, args, key, why, askRule)
+	return c.ask(ctx, tool, args, key, why, by)
+}
+
+// askedBy is which rules made a call ask, so that a refusal in CI can name
+// a change that would allow it: an allow rule placed after the asking one,
+// or in a file that cannot widen it, would not.
+type askedBy struct {
+	rule     int  // the project rule that says ask (0: none)
+	userRule int  // the user rule that says ask (0: none)
+	flowAsk  int  // the flow rule that says ask (0: none)
+	opAllows bool // an operator rule allows the call
+}
+
+// userRuleNumber reads N from "user rule N" (operatorRule's source).
+func userRuleNumber(src string) int {
+	var n int
+	if _, err := fmt.Sscanf(src, SourceUserRule+" %d", &n); err != nil {
+		return 0
+	}
+	return n
 }
 
 // operatorRule is the operator's rule for a call: the first matching rule
@@ -261,7 +282,7 @@ func firstMatch(rules []Rule, tool string, args any, aliases []any) (*Rule, int)
 }
 
 // ask settles a call that needs approval, by the tool's mode.
-func (c *Checker) ask(ctx context.Context, tool string, args json.RawMessage, key CallKey, why string, askRule int) (Decision, error) {
+func (c *Checker) ask(ctx context.Context, tool string, args json.RawMessage, key CallKey, why string, by askedBy) (Decision, error) {
 	switch c.modes[tool] {
 	case ModeAlways:
 		return Decision{true, SourceMode, fmt.Sprintf("%s; the approval mode of %s is always", why, tool)}, nil
@@ -282,7 +303,7 @@ func (c *Checker) ask(ctx context.Context, tool string, args json.RawMessage, ke
 		return Decision{true, SourceYesFlag, why + "; approved by --yes"}, nil
 	}
 	if c.opt.Prompter == nil {
-		return Decision{false, SourceCIRefused, c.ciMessage(tool, why, askRule)}, nil
+		return Decision{false, SourceCIRefused, c.ciMessage(tool, why, by)}, nil
 	}
 	a, err := c.opt.Prompter.Ask(ctx, Request{Tool: tool, Args: args, Why: why})
 	if err != nil {
@@ -343,14 +364,30 @@ func (c *Checker) runGate(ctx context.Context, tool string, args json.RawMessage
 	}
 }
 
-// ciMessage is the refusal when nobody can be asked: it names the rule
-// that would allow the call.
-func (c *Checker) ciMessage(tool, why string, askRule int) string {
+// ciMessage is the refusal when nobody can be asked: it names a change
+// that would allow the call. Rules are checked in a fixed order (the
+// operator's, then the flow's, which may only narrow), so the change
+// depends on which rule asked: a flow's ask holds whatever the operator
+// allows, and a project rule cannot widen a user rule's ask.
+func (c *Checker) ciMessage(tool, why string, by askedBy) string {
 	rule := Rule{Tool: tool, Decision: Allow}
-	where := ""
-	if askRule > 0 {
-		where = fmt.Sprintf(" (placed before rule %d)", askRule)
+	var fix string
+	switch {
+	case by.userRule > 0:
+		fix = fmt.Sprintf("add to your config.toml (placed before its rule %d, which says ask; %s cannot widen it): %s", by.userRule, filepath.Base(c.opt.ConfigFile), rule.String())
+	case by.rule > 0:
+		fix = fmt.Sprintf("add to %s (placed before rule %d): %s", c.opt.ConfigFile, by.rule, rule.String())
+	default:
+		fix = fmt.Sprintf("add to %s: %s", c.opt.ConfigFile, rule.String())
 	}
-	return fmt.Sprintf("%s needs approval (%s) and there is no terminal to ask (CI or stdin not a terminal); to allow it, add to %s%s: %s — or run with --yes",
-		tool, why, c.opt.ConfigFile, where, rule.String())
+	if by.flowAsk > 0 {
+		flow := fmt.Sprintf("remove rule %d of the agent node's permissions, or make it allow (a flow's ask holds whatever %s allows)", by.flowAsk, filepath.Base(c.opt.ConfigFile))
+		if by.opAllows {
+			fix = flow
+		} else {
+			fix = flow + ", and " + fix
+		}
+	}
+	return fmt.Sprintf("%s needs approval (%s) and there is no terminal to ask (CI or stdin not a terminal); to allow it, %s — or run with --yes",
+		tool, why, fix)
 }

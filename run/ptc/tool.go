@@ -34,12 +34,16 @@ func Tool(tools []sdk.ToolInfo, sdkLang string) (Decl, string) {
 	}
 	text := sdk.RenderSDK(tools, sdkLang)
 	var intro string
+	// What the program cannot count on, said before the SDK so that the
+	// model does not reach for keys, files or the network it will not find.
+	const sandboxed = "The program runs sandboxed with an empty environment: only PATH, TEMP, TMP and " + sdk.SandboxDebugEnv +
+		" are set (no API keys, no HOME), in an empty working directory of its own; do not count on network access: get data only through the tools. "
 	if sdkLang == sdk.LangTypeScript {
 		intro = "Run a JavaScript program (Node.js, no type annotations) that calls the tools below as async functions and returns or prints its result. " +
-			"The program is the body of an async function: use await, and `return` a JSON value. The SDK:\n\n"
+			"The program is the body of an async function: use await, and `return` a JSON value. " + sandboxed + "The SDK:\n\n"
 	} else {
 		intro = "Run a Python 3 program that calls the tools below as async functions and returns or prints its result. " +
-			"The program is the body of an async function: use await, and `return` a JSON value; asyncio and json are already imported. The SDK:\n\n"
+			"The program is the body of an async function: use await, and `return` a JSON value; asyncio and json are already imported. " + sandboxed + "The SDK:\n\n"
 	}
 	return Decl{
 		Name:        ToolName,

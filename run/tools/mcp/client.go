@@ -124,12 +124,29 @@ func Start(ctx context.Context, spec ServerSpec) (*Client, error) {
 		Stdout: pipes.outW,
 		Stderr: pipes.errW,
 		// A session of its own: no controlling terminal, and a process
-		// group (its id is the server's pid) that is killed as a whole.
+		// group (its id is the leader's pid) that is killed as a whole.
 		// The parent-death signal kills the server if agentlab itself
 		// dies without closing it.
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	if err := c.cmd.Start(); err != nil {
+	// The keeper (keeper.go) leads the group instead and kills all of it
+	// when agentlab dies, even by SIGKILL, which no handler of agentlab's
+	// could see: the server's own children go with it.
+	direct := *c.cmd
+	direct.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	if self, err := os.Executable(); err == nil {
+		c.cmd.Path = self
+		c.cmd.Args = append([]string{keeperName, "--", prog}, spec.Command...)
+		c.cmd.SysProcAttr.Pdeathsig = keeperDeathSignal
+	}
+	err = c.cmd.Start()
+	if err != nil && c.cmd.Path != prog {
+		// agentlab's own binary is gone (replaced while it ran): start the
+		// server directly, which still dies with agentlab.
+		c.cmd = &direct
+		err = c.cmd.Start()
+	}
+	if err != nil {
 		pipes.closeAll()
 		return nil, fail("check the command and that the program is executable", "cannot start %s: %v", spec.Command[0], unwrapPath(err))
 	}
