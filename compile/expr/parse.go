@@ -66,11 +66,14 @@ func parseSource(src string) *source {
 	}
 	s.runes = runeOffsets(s.text, s.base)
 
-	toks := lexAll(s.text)
-	if s.precheck(toks) {
-		return s
+	text, renamed := s.text, map[int]string(nil)
+	if needsTokens(s.text) { // most expressions: the parser's own lexing is the only one
+		toks := lexAll(s.text)
+		if s.precheck(toks) {
+			return s
+		}
+		text, renamed = s.rewriteCalls(toks)
 	}
-	text, renamed := s.rewriteCalls(toks)
 
 	tree, err := safeParse(text)
 	if err != nil {
