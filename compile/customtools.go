@@ -121,7 +121,7 @@ func (f *flow) checkCustomTools() {
 			}
 			for i, a := range argv {
 				s, _ := a.(string)
-				at := cv.Items[i]
+				at := cv.Items()[i]
 				switch {
 				case i == 0 && strings.Contains(s, "{{"):
 					declErr(at, "name the program literally; arguments may fill the other elements", "the program (command[0]) must be literal")
@@ -136,7 +136,7 @@ func (f *flow) checkCustomTools() {
 				strs[i], _ = a.(string)
 			}
 			if i := tools.CodeTemplate(strs); i >= 0 {
-				declErr(cv.Items[i], "run a program file, or pass the argument after the program as a positional parameter ([sh, -c, 'grep -- \"$1\" notes.txt', sh, \"{{ args.q }}\"])",
+				declErr(cv.Items()[i], "run a program file, or pass the argument after the program as a positional parameter ([sh, -c, 'grep -- \"$1\" notes.txt', sh, \"{{ args.q }}\"])",
 					"element %d is a program the shell or interpreter runs, and an argument fills it: whoever chooses the arguments could run anything", i)
 			}
 		}
@@ -314,7 +314,7 @@ func (f *flow) buildCustomTools() map[string]map[string]any {
 
 // hasUnknownKey reports whether mapping v has a key schema s does not know.
 func hasUnknownKey(v *V, s *schema) bool {
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		if s.byName[k.Str] == nil {
 			return true
 		}
