@@ -3,13 +3,13 @@ package compile
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/agentlab/agentlab/compile/expr"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/plan"
 )
 
@@ -190,9 +190,9 @@ func metricsOf(x any) map[string]plan.Metric {
 }
 
 var (
-	refNodesRe = regexp.MustCompile(`nodes\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
-	refVarsRe  = regexp.MustCompile(`vars\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
-	refInputRe = regexp.MustCompile(`input\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
+	refNodesRe = lazyre.New(`nodes\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
+	refVarsRe  = lazyre.New(`vars\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
+	refInputRe = lazyre.New(`input\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
 // standaloneScope is the scope of an expression checked outside any flow

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/agentlab/agentlab/compile/tmpl"
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/tools"
 )
@@ -44,10 +44,10 @@ var (
 
 // customToolName is the form of a declared tool's name: what every model
 // provider accepts, in the flow's lowercase id style.
-var customToolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+var customToolName = lazyre.New(`^[a-z][a-z0-9_]{0,63}$`)
 
 // toolSecretRef finds a {{ secret.NAME }} reference.
-var toolSecretRef = regexp.MustCompile(`\{\{[^}]*\bsecret\.`)
+var toolSecretRef = lazyre.New(`\{\{[^}]*\bsecret\.`)
 
 // checkCustomTools checks the declarations of f.top["tools"] and records
 // each tool's effect in f.customTools for the node checks. A declaration
@@ -202,7 +202,7 @@ func (f *flow) checkHTTPTool(name string, h map[string]any, hv *V, declErr func(
 const CodeToolSecret = "E-SCHEMA-TOOL-SECRET"
 
 // secretName finds the names of {{ secret.NAME }} references.
-var secretName = regexp.MustCompile(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
+var secretName = lazyre.New(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // checkSecretBound reports each secret of a header template that the
 // operator's [secrets] tables (the user's config.toml, the nearest

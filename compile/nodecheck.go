@@ -4,11 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // builtinTools are the tools every agent can be given besides the
@@ -202,7 +202,7 @@ func (f *flow) checkTool(v *V, name string, byModel bool) {
 }
 
 // mcpToolName matches the names package run/tools/mcp gives server tools.
-var mcpToolName = regexp.MustCompile(`^mcp__[a-z][a-z0-9_-]{0,23}__[A-Za-z0-9_-]+$`)
+var mcpToolName = lazyre.New(`^mcp__[a-z][a-z0-9_-]{0,23}__[A-Za-z0-9_-]+$`)
 
 // suffix turns an optional did-you-mean into the end of a message.
 func suffix(s string) string {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // MaxFileSize caps the size of any file the compiler reads. A flow of
@@ -78,7 +78,7 @@ func (s *source) offsetOf(line, col int) int {
 	return p
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
+var yamlLineRe = lazyre.New(`line (\d+)(?:, column (\d+))?`)
 
 // load parses src as one YAML document into a positioned value tree.
 // Every problem becomes a diagnostic; load returns nil when there is no
