@@ -21,7 +21,7 @@ const (
 //
 // A large flow has about nine Vs per node, so their size is most of a
 // compile's memory: a V keeps one slice of children (a sequence's items,
-// or a mapping's keys followed by its values) and takes 80 bytes, and the
+// or a mapping's keys followed by its values) and takes 72 bytes, and the
 // loader carves Vs out of blocks (converter.newV).
 type V struct {
 	Tag string // resolved yaml tag of a scalar: !!str, !!int, !!float, !!bool, !!null, …
@@ -30,8 +30,8 @@ type V struct {
 	// values, in source order (merge keys already applied): see Keys,
 	// Vals and Items.
 	kids  []*V
-	Line  int
-	Col   int
+	Line  int32
+	Col   int32
 	Style yaml.Style
 	Kind  vkind
 }
@@ -65,7 +65,7 @@ func (v *V) Pos() diag.Pos {
 	if v == nil {
 		return diag.Pos{Line: 1, Col: 1}
 	}
-	return diag.Pos{Line: v.Line, Col: v.Col}
+	return diag.Pos{Line: int(v.Line), Col: int(v.Col)}
 }
 
 // IsNull reports whether v is absent or an explicit YAML null.

@@ -410,14 +410,14 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 	if n.Kind == yaml.AliasNode {
 		t := n.Alias
 		if t == nil {
-			return &V{Kind: vScalar, Tag: "!!null", Line: n.Line, Col: n.Column}, 1
+			return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
 		}
 		if a := c.anchors[t]; a != nil {
 			if a.busy {
 				c.cycle = true
 				c.l.Errorf(c.file, diag.Pos{Line: n.Line, Col: n.Column}, "E-YAML-ALIAS-CYCLE", "an anchor cannot contain an alias to itself",
 					"alias *%s refers to the value that contains it", n.Value)
-				return &V{Kind: vScalar, Tag: "!!null", Line: n.Line, Col: n.Column}, 1
+				return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
 			}
 			return a.v, a.size
 		}
@@ -430,7 +430,7 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 	}
 	c.written++
 	v := c.newV()
-	v.Line, v.Col, v.Style = n.Line, n.Column, n.Style
+	v.Line, v.Col, v.Style = int32(n.Line), int32(n.Column), n.Style
 	size := 1
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -491,7 +491,7 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 			continue
 		}
 		k := c.newV()
-		*k = V{Kind: vScalar, Tag: "!!str", Str: kn.Value, Style: kn.Style, Line: kn.Line, Col: kn.Column}
+		*k = V{Kind: vScalar, Tag: "!!str", Str: kn.Value, Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
 		if prev, dup := first[kn.Value]; dup {
 			c.l.Errorf(c.file, k.Pos(), "E-YAML-DUPKEY", "remove one of the two entries",
 				"key %q is already defined at line %d, column %d", kn.Value, prev.Line, prev.Col)
