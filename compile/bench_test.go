@@ -129,3 +129,19 @@ func TestGeneratedFlowIsClean(t *testing.T) {
 		t.Fatalf("plan has %d nodes", len(pl.Nodes))
 	}
 }
+
+// BenchmarkCompileCLI10k is what `agentlab compile` does for a 10,000-node
+// flow: lint and compile, then the canonical plan bytes and the plan hash.
+func BenchmarkCompileCLI10k(b *testing.B) {
+	p := writeBig(b, 10_000)
+	b.ReportAllocs()
+	for b.Loop() {
+		pl, _ := CompileFile(p, Options{})
+		if pl == nil {
+			b.Fatal("compile failed")
+		}
+		if _, err := pl.Encode(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -3,13 +3,13 @@ package compile
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/agentlab/agentlab/compile/expr"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/plan"
 )
 
@@ -100,11 +100,11 @@ func splitPrevious(strs []strRef, prev *V) ([]strRef, map[int][]strRef) {
 		}
 		end := strings.IndexByte(rest, ']')
 		i, err := strconv.Atoi(rest[:max(end, 0)])
-		if end < 0 || err != nil || prev == nil || i >= len(prev.Items) {
+		if end < 0 || err != nil || prev == nil || i >= len(prev.Items()) {
 			cur = append(cur, r)
 			continue
 		}
-		r.metric = metricNamesOf(prev.Items[i].Get("metrics"))
+		r.metric = metricNamesOf(prev.Items()[i].Get("metrics"))
 		if byIdx == nil {
 			byIdx = map[int][]strRef{}
 		}
@@ -116,7 +116,7 @@ func splitPrevious(strs []strRef, prev *V) ([]strRef, map[int][]strRef) {
 	// Key by version, not by list index, once the versions are known.
 	out := make(map[int][]strRef, len(byIdx))
 	for i, rs := range byIdx {
-		v := prev.Items[i].Get("version")
+		v := prev.Items()[i].Get("version")
 		n, err := strconv.Atoi(scalarOf(v))
 		if err != nil {
 			n = -1 - i // unreadable version: reported by the schema pass
@@ -145,7 +145,7 @@ func previousOf(d *decoder, v *V, decoded any, c *plan.Card) map[int]*plan.Card 
 	for i, x := range list {
 		e, _ := x.(map[string]any)
 		ver, _ := e["version"].(int64)
-		at := v.Items[i].Get("version")
+		at := v.Items()[i].Get("version")
 		switch {
 		case int(ver) >= c.Version:
 			d.errf(at, "E-SCHEMA-CARD-PREVIOUS", "archive only versions below the current version "+strconv.Itoa(c.Version)+"; raise `version:` when you archive the current definition",
@@ -190,9 +190,9 @@ func metricsOf(x any) map[string]plan.Metric {
 }
 
 var (
-	refNodesRe = regexp.MustCompile(`nodes\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
-	refVarsRe  = regexp.MustCompile(`vars\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
-	refInputRe = regexp.MustCompile(`input\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
+	refNodesRe = lazyre.New(`nodes\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
+	refVarsRe  = lazyre.New(`vars\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
+	refInputRe = lazyre.New(`input\s*(?:\.\s*|\[\s*['"])([A-Za-z_][A-Za-z0-9_]*)`)
 )
 
 // standaloneScope is the scope of an expression checked outside any flow

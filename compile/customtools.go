@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/agentlab/agentlab/compile/tmpl"
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/tools"
 )
@@ -44,10 +44,10 @@ var (
 
 // customToolName is the form of a declared tool's name: what every model
 // provider accepts, in the flow's lowercase id style.
-var customToolName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+var customToolName = lazyre.New(`^[a-z][a-z0-9_]{0,63}$`)
 
 // toolSecretRef finds a {{ secret.NAME }} reference.
-var toolSecretRef = regexp.MustCompile(`\{\{[^}]*\bsecret\.`)
+var toolSecretRef = lazyre.New(`\{\{[^}]*\bsecret\.`)
 
 // checkCustomTools checks the declarations of f.top["tools"] and records
 // each tool's effect in f.customTools for the node checks. A declaration
@@ -121,7 +121,7 @@ func (f *flow) checkCustomTools() {
 			}
 			for i, a := range argv {
 				s, _ := a.(string)
-				at := cv.Items[i]
+				at := cv.Items()[i]
 				switch {
 				case i == 0 && strings.Contains(s, "{{"):
 					declErr(at, "name the program literally; arguments may fill the other elements", "the program (command[0]) must be literal")
@@ -136,7 +136,7 @@ func (f *flow) checkCustomTools() {
 				strs[i], _ = a.(string)
 			}
 			if i := tools.CodeTemplate(strs); i >= 0 {
-				declErr(cv.Items[i], "run a program file, or pass the argument after the program as a positional parameter ([sh, -c, 'grep -- \"$1\" notes.txt', sh, \"{{ args.q }}\"])",
+				declErr(cv.Items()[i], "run a program file, or pass the argument after the program as a positional parameter ([sh, -c, 'grep -- \"$1\" notes.txt', sh, \"{{ args.q }}\"])",
 					"element %d is a program the shell or interpreter runs, and an argument fills it: whoever chooses the arguments could run anything", i)
 			}
 		}
@@ -202,7 +202,7 @@ func (f *flow) checkHTTPTool(name string, h map[string]any, hv *V, declErr func(
 const CodeToolSecret = "E-SCHEMA-TOOL-SECRET"
 
 // secretName finds the names of {{ secret.NAME }} references.
-var secretName = regexp.MustCompile(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
+var secretName = lazyre.New(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // checkSecretBound reports each secret of a header template that the
 // operator's [secrets] tables (the user's config.toml, the nearest
@@ -314,7 +314,7 @@ func (f *flow) buildCustomTools() map[string]map[string]any {
 
 // hasUnknownKey reports whether mapping v has a key schema s does not know.
 func hasUnknownKey(v *V, s *schema) bool {
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		if s.byName[k.Str] == nil {
 			return true
 		}

@@ -55,7 +55,7 @@ func (d *decoder) object(v *V, s *schema, path string) map[string]any {
 			"%s must be a mapping, found %s", describe(s.what, path), v.kindName())
 		return nil
 	}
-	for i, k := range v.Keys {
+	for i, k := range v.Keys() {
 		f := s.byName[k.Str]
 		if f == nil && s.allowX && strings.HasPrefix(k.Str, "x-") {
 			continue
@@ -68,7 +68,7 @@ func (d *decoder) object(v *V, s *schema, path string) map[string]any {
 		if f.kind == kBody {
 			continue
 		}
-		val := v.Vals[i]
+		val := v.Vals()[i]
 		if val.IsNull() {
 			continue
 		}
@@ -188,8 +188,8 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		if v.Kind != vSeq {
 			return typeErr("a list of strings")
 		}
-		out := make([]any, 0, len(v.Items))
-		for i, e := range v.Items {
+		out := make([]any, 0, len(v.Items()))
+		for i, e := range v.Items() {
 			if e.Kind != vScalar || e.IsNull() {
 				d.errf(e, "E-SCHEMA-TYPE", "write a string here", "%s[%d] must be a string, found %s", path, i, e.kindName())
 				continue
@@ -207,7 +207,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		// writes a list keeps its plan hash.
 		items := []*V{v}
 		if v.Kind == vSeq {
-			items = v.Items
+			items = v.Items()
 		} else if v.Kind != vScalar || v.IsNull() {
 			return typeErr("a string or a list of strings")
 		}
@@ -232,8 +232,8 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		if v.Kind != vSeq {
 			return typeErr("a list of " + f.sub.what + " mappings")
 		}
-		out := make([]any, 0, len(v.Items))
-		for i, e := range v.Items {
+		out := make([]any, 0, len(v.Items()))
+		for i, e := range v.Items() {
 			if m := d.object(e, f.sub, path+"["+strconv.Itoa(i)+"]"); m != nil {
 				out = append(out, m)
 			}
@@ -243,18 +243,18 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		if v.Kind != vMap {
 			return typeErr("a mapping of name: value")
 		}
-		out := make(map[string]any, len(v.Keys))
-		for i, k := range v.Keys {
+		out := make(map[string]any, len(v.Keys()))
+		for i, k := range v.Keys() {
 			if !identRe.MatchString(k.Str) {
 				d.errf(k, "E-SCHEMA-PATTERN", "use letters, digits and _ (starting with a letter or _)",
 					"%q is not a valid name in %q", k.Str, path)
 				continue
 			}
-			if v.Vals[i].IsNull() && f.elem.kind == kObj {
+			if v.Vals()[i].IsNull() && f.elem.kind == kObj {
 				out[k.Str] = d.object(&V{Kind: vMap, Line: k.Line, Col: k.Col}, f.elem.sub, join(path, k.Str))
 				continue
 			}
-			if x, ok := d.value(v.Vals[i], f.elem, join(path, k.Str)); ok {
+			if x, ok := d.value(v.Vals()[i], f.elem, join(path, k.Str)); ok {
 				out[k.Str] = x
 			}
 		}
@@ -300,14 +300,14 @@ func parseNumber(v *V) (float64, bool) {
 func (d *decoder) plain(v *V, path string, tmpl bool) any {
 	switch v.Kind {
 	case vMap:
-		m := make(map[string]any, len(v.Keys))
-		for i, k := range v.Keys {
-			m[k.Str] = d.plain(v.Vals[i], join(path, k.Str), tmpl)
+		m := make(map[string]any, len(v.Keys()))
+		for i, k := range v.Keys() {
+			m[k.Str] = d.plain(v.Vals()[i], join(path, k.Str), tmpl)
 		}
 		return m
 	case vSeq:
-		l := make([]any, len(v.Items))
-		for i, e := range v.Items {
+		l := make([]any, len(v.Items()))
+		for i, e := range v.Items() {
 			l[i] = d.plain(e, path+"["+strconv.Itoa(i)+"]", tmpl)
 		}
 		return l

@@ -124,9 +124,9 @@ func (f *flow) decodeGraph(g int, nodesV, edgesV *V) {
 		f.dec.errf(nodesV, "E-SCHEMA-TYPE", "write `nodes:` as a list of `- id: …` mappings",
 			"\"nodes\" must be a list, found %s", nodesV.kindName())
 	} else {
-		f.nodes = slices.Grow(f.nodes, len(nodesV.Items))
-		f.graphs[g].nodes = slices.Grow(f.graphs[g].nodes, len(nodesV.Items))
-		for _, nv := range nodesV.Items {
+		f.nodes = slices.Grow(f.nodes, len(nodesV.Items()))
+		f.graphs[g].nodes = slices.Grow(f.graphs[g].nodes, len(nodesV.Items()))
+		for _, nv := range nodesV.Items() {
 			f.decodeNode(g, nv)
 		}
 	}
@@ -138,8 +138,8 @@ func (f *flow) decodeGraph(g int, nodesV, edgesV *V) {
 			"\"edges\" must be a list, found %s", edgesV.kindName())
 		return
 	}
-	f.graphs[g].edges = slices.Grow(f.graphs[g].edges, len(edgesV.Items))
-	for _, ev := range edgesV.Items {
+	f.graphs[g].edges = slices.Grow(f.graphs[g].edges, len(edgesV.Items()))
+	for _, ev := range edgesV.Items() {
 		f.graphs[g].edges = append(f.graphs[g].edges, f.parseEdge(ev)...)
 	}
 }
@@ -223,7 +223,7 @@ func (f *flow) decodeNode(g int, v *V) {
 func metricNamesOf(v *V) map[string]bool {
 	m := map[string]bool{}
 	if v != nil && v.Kind == vMap {
-		for _, k := range v.Keys {
+		for _, k := range v.Keys() {
 			m[k.Str] = true
 		}
 	}
@@ -275,7 +275,7 @@ func (f *flow) checkInputs() {
 		}
 		for i, e := range enum {
 			if !hasType(e, typ) {
-				f.dec.errf(at.Get("enum").Items[i], "E-SCHEMA-TYPE", "write values of type "+typ,
+				f.dec.errf(at.Get("enum").Items()[i], "E-SCHEMA-TYPE", "write values of type "+typ,
 					"enum value of input %q is not of its type %s", name, typ)
 			}
 		}

@@ -39,7 +39,7 @@ func (f *flow) checkFlowAllows() {
 		if rv == nil || rv.Kind != vSeq {
 			continue
 		}
-		for _, r := range rv.Items {
+		for _, r := range rv.Items() {
 			t, a := r.Get("tool"), r.Get("action")
 			if t == nil || a == nil || a.Str != "allow" || permission.FlowScoped(t.Str) {
 				continue

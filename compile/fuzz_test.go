@@ -60,10 +60,10 @@ func FuzzLoad(f *testing.F) {
 						}
 					}
 				}
-				for _, c := range v.Items {
+				for _, c := range v.Items() {
 					walk(c, depth+1)
 				}
-				for _, c := range v.Vals {
+				for _, c := range v.Vals() {
 					walk(c, depth+1)
 				}
 			}

@@ -64,7 +64,7 @@ func (f *flow) governance() {
 			f.gateMetricTrace(n) // govern_trace.go
 		case "agent":
 			if rv := n.v.Get("permissions"); rv != nil && rv.Kind == vSeq {
-				for _, r := range rv.Items {
+				for _, r := range rv.Items() {
 					t, a := r.Get("tool"), r.Get("action")
 					if t != nil && a != nil && (t.Str == "*" || t.Str == "**") && a.Str == "allow" {
 						f.gov(r, "E-GOV-APPROVALS", "allow named tools only, and leave the rest to ask",
@@ -126,9 +126,9 @@ func (f *flow) gateOutput(n *nodeInfo) {
 	// G1: text fields of a contracted output come only from report nodes.
 	if contract != nil {
 		if fv := n.v.Get("fields"); fv != nil && fv.Kind == vMap {
-			for i, k := range fv.Keys {
-				for _, src := range f.textSources(fv.Vals[i].Str) {
-					f.gov(fv.Vals[i], "E-GATE-G1", "take the text from a report node, which checks numbers and citations",
+			for i, k := range fv.Keys() {
+				for _, src := range f.textSources(fv.Vals()[i].Str) {
+					f.gov(fv.Vals()[i], "E-GATE-G1", "take the text from a report node, which checks numbers and citations",
 						"output field %q takes text from %s %q; text of a contracted output comes only from report nodes (G1)",
 						k.Str, f.nodes[src].typ, f.nodes[src].id)
 				}

@@ -19,8 +19,8 @@ func (f *flow) gateMetricTrace(n *nodeInfo) {
 	pos := map[string]*V{}
 	origin := "metrics node \"" + n.id + "\""
 	if mv := n.v.Get("metrics"); mv != nil && mv.Kind == vMap {
-		for i, k := range mv.Keys {
-			if e := mv.Vals[i].Get("expr"); e != nil && e.Kind == vScalar {
+		for i, k := range mv.Keys() {
+			if e := mv.Vals()[i].Get("expr"); e != nil && e.Kind == vScalar {
 				defs[k.Str] = e.Str
 				pos[k.Str] = e
 			}

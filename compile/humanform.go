@@ -41,14 +41,14 @@ func (f *flow) checkForm(n *nodeInfo) {
 		return
 	}
 	out := map[string]any{}
-	for i, k := range fv.Keys {
+	for i, k := range fv.Keys() {
 		path := "form." + k.Str
 		if !form.NameRe.MatchString(k.Str) {
 			f.dec.errf(k, "E-SCHEMA-PATTERN", "name form fields with letters, digits and _, starting with a letter or _ (the name follows --field and nodes."+n.id+".form.)",
 				"%q is not a valid form field name", k.Str)
 			continue
 		}
-		val := fv.Vals[i]
+		val := fv.Vals()[i]
 		decl := map[string]any{}
 		var typeV *V
 		switch {
@@ -100,12 +100,12 @@ func (f *flow) checkForm(n *nodeInfo) {
 			}
 			if i, msg := form.CheckEnum(t, l); msg != "" {
 				at := ev
-				if i >= 0 && i < len(ev.Items) {
-					at = ev.Items[i]
+				if i >= 0 && i < len(ev.Items()) {
+					at = ev.Items()[i]
 				}
 				fix := "list values of the field's type (" + t + "), each once"
 				if t == form.String && i >= 0 {
-					fix = "quote the value to make it text, e.g. \"" + ev.Items[i].Str + "\""
+					fix = "quote the value to make it text, e.g. \"" + ev.Items()[i].Str + "\""
 				}
 				if i < 0 {
 					fix = "list the allowed values under `enum:`, or remove it"

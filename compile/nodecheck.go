@@ -4,11 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // builtinTools are the tools every agent can be given besides the
@@ -143,7 +143,7 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 		}
 	case "agent":
 		if tv := v.Get("tools"); tv != nil && tv.Kind == vSeq {
-			for _, e := range tv.Items {
+			for _, e := range tv.Items() {
 				if e.Kind == vScalar {
 					f.checkTool(e, e.Str, true)
 				}
@@ -151,9 +151,9 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 		}
 	case "supervisor":
 		if wv := v.Get("workers"); wv != nil && wv.Kind == vSeq {
-			for _, w := range wv.Items {
+			for _, w := range wv.Items() {
 				if tv := w.Get("tools"); tv != nil && tv.Kind == vSeq {
-					for _, e := range tv.Items {
+					for _, e := range tv.Items() {
 						if e.Kind == vScalar {
 							f.checkTool(e, e.Str, true)
 						}
@@ -202,7 +202,7 @@ func (f *flow) checkTool(v *V, name string, byModel bool) {
 }
 
 // mcpToolName matches the names package run/tools/mcp gives server tools.
-var mcpToolName = regexp.MustCompile(`^mcp__[a-z][a-z0-9_-]{0,23}__[A-Za-z0-9_-]+$`)
+var mcpToolName = lazyre.New(`^mcp__[a-z][a-z0-9_-]{0,23}__[A-Za-z0-9_-]+$`)
 
 // suffix turns an optional did-you-mean into the end of a message.
 func suffix(s string) string {
@@ -217,12 +217,12 @@ func branchPortVs(n *nodeInfo) []*V {
 	var out []*V
 	if n.str("mode") == "semantic" {
 		if lv := n.v.Get("labels"); lv != nil {
-			out = append(out, lv.Items...)
+			out = append(out, lv.Items()...)
 		}
 		return out
 	}
 	if cv := n.v.Get("cases"); cv != nil {
-		for _, c := range cv.Items {
+		for _, c := range cv.Items() {
 			if p := c.Get("port"); p != nil && p.Kind == vScalar {
 				out = append(out, p)
 			}

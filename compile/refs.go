@@ -69,8 +69,8 @@ func (f *flow) checkRequiredMetrics() {
 				continue
 			}
 			at := rv
-			if rv != nil && i < len(rv.Items) {
-				at = rv.Items[i]
+			if rv != nil && i < len(rv.Items()) {
+				at = rv.Items()[i]
 			}
 			f.l.Errorf(f.src.file, at.Pos(), "E-GRAPH-UNKNOWN-METRIC", "use one of the metrics of \""+from+"\": "+strings.Join(names, ", "),
 				"required metric %q is not computed by metrics node %q%s", name, from, suffix(didYouMean(name, names)))

@@ -18,7 +18,7 @@ func (s *source) posIn(v *V, off int) diag.Pos {
 	if v == nil || v.Line == 0 {
 		return diag.Pos{Line: 1, Col: 1}
 	}
-	start := s.offsetOf(v.Line, v.Col)
+	start := s.offsetOf(int(v.Line), int(v.Col))
 	if off <= 0 {
 		if v.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
 			return v.Pos()

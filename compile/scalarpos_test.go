@@ -59,7 +59,7 @@ func findScalar(v *V, s string) *V {
 		}
 		return nil
 	}
-	for _, c := range append(append([]*V{}, v.Vals...), v.Items...) {
+	for _, c := range append(append([]*V{}, v.Vals()...), v.Items()...) {
 		if r := findScalar(c, s); r != nil {
 			return r
 		}

@@ -1,10 +1,10 @@
 package compile
 
 import (
-	"regexp"
 	"sort"
 
 	"github.com/agentlab/agentlab/compile/expr"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // kind is the type of a field's value in the language schema.
@@ -43,7 +43,7 @@ type field struct {
 	ctx     expr.Context
 	sub     *schema
 	elem    *field
-	pattern *regexp.Regexp
+	pattern *lazyre.Regexp
 	patDesc string // what the pattern means, for messages
 	min     *float64
 	max     *float64
@@ -105,16 +105,16 @@ func (f *field) required() *field         { f.req = true; return f }
 func (f *field) dflt(v any) *field        { f.def = v; return f }
 func (f *field) atLeast(n float64) *field { f.min = &n; return f }
 func (f *field) atMost(n float64) *field  { f.max = &n; return f }
-func (f *field) match(re *regexp.Regexp, desc string) *field {
+func (f *field) match(re *lazyre.Regexp, desc string) *field {
 	f.pattern, f.patDesc = re, desc
 	return f
 }
 
 var (
-	idRe     = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
-	identRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	slugRe   = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
-	pinRe    = regexp.MustCompile(`^b3:[0-9a-f]{64}$`)
-	cardRe   = regexp.MustCompile(`^([a-z0-9][a-z0-9._-]*)(?:@([0-9]+))?$`)
-	quorumRe = regexp.MustCompile(`^(any|all|quorum:[1-9][0-9]*)$`)
+	idRe     = lazyre.New(`^[a-z][a-z0-9_]*$`)
+	identRe  = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	slugRe   = lazyre.New(`^[a-z0-9][a-z0-9._-]*$`)
+	pinRe    = lazyre.New(`^b3:[0-9a-f]{64}$`)
+	cardRe   = lazyre.New(`^([a-z0-9][a-z0-9._-]*)(?:@([0-9]+))?$`)
+	quorumRe = lazyre.New(`^(any|all|quorum:[1-9][0-9]*)$`)
 )

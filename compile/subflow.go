@@ -75,7 +75,7 @@ func (f *flow) checkSubInputs(n *nodeInfo, sp *plan.Plan) {
 	}
 	sort.Strings(names)
 	if iv != nil && iv.Kind == vMap {
-		for _, k := range iv.Keys {
+		for _, k := range iv.Keys() {
 			if _, ok := sp.Inputs[k.Str]; !ok {
 				f.l.Errorf(f.src.file, k.Pos(), "E-GRAPH-SUBFLOW-INPUT", "pass only inputs the subflow declares: "+strings.Join(names, ", "),
 					"subflow %s has no input %q%s", n.str("flow"), k.Str, suffix(didYouMean(k.Str, names)))

@@ -18,19 +18,46 @@ const (
 // V is one YAML value with the position it was written at. Aliases are
 // resolved while loading by sharing the anchored value, so a V may be
 // reachable from several parents; nothing mutates a V after loading.
+//
+// A large flow has about nine Vs per node, so their size is most of a
+// compile's memory: a V keeps one slice of children (a sequence's items,
+// or a mapping's keys followed by its values) and takes 72 bytes, and the
+// loader carves Vs out of blocks (converter.newV).
 type V struct {
-	Kind  vkind
-	Tag   string // resolved yaml tag of a scalar: !!str, !!int, !!float, !!bool, !!null, …
-	Str   string // scalar value
+	Tag string // resolved yaml tag of a scalar: !!str, !!int, !!float, !!bool, !!null, …
+	Str string // scalar value
+	// kids holds a sequence's elements, or a mapping's keys and then its
+	// values, in source order (merge keys already applied): see Keys,
+	// Vals and Items.
+	kids  []*V
+	Line  int32
+	Col   int32
 	Style yaml.Style
-	Line  int
-	Col   int
-	// Keys and Vals hold a mapping's entries in source order (merge keys
-	// already applied).
-	Keys []*V
-	Vals []*V
-	// Items holds a sequence's elements.
-	Items []*V
+	Kind  vkind
+}
+
+// Keys returns a mapping's keys in source order (nil for other values).
+func (v *V) Keys() []*V {
+	if v.Kind != vMap {
+		return nil
+	}
+	return v.kids[: len(v.kids)/2 : len(v.kids)/2]
+}
+
+// Vals returns a mapping's values, Vals()[i] being the value of Keys()[i].
+func (v *V) Vals() []*V {
+	if v.Kind != vMap {
+		return nil
+	}
+	return v.kids[len(v.kids)/2:]
+}
+
+// Items returns a sequence's elements (nil for other values).
+func (v *V) Items() []*V {
+	if v.Kind != vSeq {
+		return nil
+	}
+	return v.kids
 }
 
 // Pos returns the position of v for a diagnostic.
@@ -38,7 +65,7 @@ func (v *V) Pos() diag.Pos {
 	if v == nil {
 		return diag.Pos{Line: 1, Col: 1}
 	}
-	return diag.Pos{Line: v.Line, Col: v.Col}
+	return diag.Pos{Line: int(v.Line), Col: int(v.Col)}
 }
 
 // IsNull reports whether v is absent or an explicit YAML null.
@@ -49,9 +76,9 @@ func (v *V) Get(key string) *V {
 	if v == nil || v.Kind != vMap {
 		return nil
 	}
-	for i, k := range v.Keys {
+	for i, k := range v.Keys() {
 		if k.Str == key {
-			return v.Vals[i]
+			return v.Vals()[i]
 		}
 	}
 	return nil
@@ -62,7 +89,7 @@ func (v *V) KeyOf(key string) *V {
 	if v == nil || v.Kind != vMap {
 		return nil
 	}
-	for _, k := range v.Keys {
+	for _, k := range v.Keys() {
 		if k.Str == key {
 			return k
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // MaxFileSize caps the size of any file the compiler reads. A flow of
@@ -78,7 +78,7 @@ func (s *source) offsetOf(line, col int) int {
 	return p
 }
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)(?:, column (\d+))?`)
+var yamlLineRe = lazyre.New(`line (\d+)(?:, column (\d+))?`)
 
 // load parses src as one YAML document into a positioned value tree.
 // Every problem becomes a diagnostic; load returns nil when there is no
@@ -379,6 +379,21 @@ type converter struct {
 	anchors map[*yaml.Node]*anchored
 	written int  // values written in the file
 	cycle   bool // an alias refers to the value that contains it
+	block   []V  // unused Vs of the current block (newV)
+}
+
+// vBlock is how many Vs newV allocates at once: one allocation instead of
+// 256, and no rounding of each V up to an allocator size class.
+const vBlock = 256
+
+// newV returns a zero V from the current block.
+func (c *converter) newV() *V {
+	if len(c.block) == 0 {
+		c.block = make([]V, vBlock)
+	}
+	v := &c.block[0]
+	c.block = c.block[1:]
+	return v
 }
 
 const sizeCap = 1 << 40
@@ -395,14 +410,14 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 	if n.Kind == yaml.AliasNode {
 		t := n.Alias
 		if t == nil {
-			return &V{Kind: vScalar, Tag: "!!null", Line: n.Line, Col: n.Column}, 1
+			return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
 		}
 		if a := c.anchors[t]; a != nil {
 			if a.busy {
 				c.cycle = true
 				c.l.Errorf(c.file, diag.Pos{Line: n.Line, Col: n.Column}, "E-YAML-ALIAS-CYCLE", "an anchor cannot contain an alias to itself",
 					"alias *%s refers to the value that contains it", n.Value)
-				return &V{Kind: vScalar, Tag: "!!null", Line: n.Line, Col: n.Column}, 1
+				return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
 			}
 			return a.v, a.size
 		}
@@ -414,7 +429,8 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 		c.anchors[n] = a
 	}
 	c.written++
-	v := &V{Line: n.Line, Col: n.Column, Style: n.Style}
+	v := c.newV()
+	v.Line, v.Col, v.Style = int32(n.Line), int32(n.Column), n.Style
 	size := 1
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -428,11 +444,12 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 		v.Str = n.Value
 	case yaml.SequenceNode:
 		v.Kind = vSeq
-		v.Items = make([]*V, 0, len(n.Content))
-		for _, e := range n.Content {
+		v.kids = make([]*V, 0, len(n.Content))
+		for i, e := range n.Content {
 			ev, es := c.conv(e)
-			v.Items = append(v.Items, ev)
+			v.kids = append(v.kids, ev)
 			size = addSize(size, es)
+			n.Content[i] = nil // see release
 		}
 	case yaml.MappingNode:
 		v.Kind = vMap
@@ -446,13 +463,21 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 	return v, size
 }
 
+// release: once a child is converted, the parent drops its yaml.Node, so
+// the parser's tree is freed while the value tree grows instead of both
+// being whole at once (for a large flow they are of a size; the peak
+// memory of a compile was their sum). Nothing reads a converted node
+// again: an alias finds its anchor's value in c.anchors by pointer, and
+// merge values are kept aside before the loop reaches them.
+
 // mapping fills v from a mapping node. Explicit keys win over merged ones
 // (`<<: *base`), as YAML 1.1 merge keys specify.
 func (c *converter) mapping(n *yaml.Node, v *V) int {
 	size := 1
 	first := make(map[string]*V, len(n.Content)/2)
-	v.Keys = make([]*V, 0, len(n.Content)/2)
-	v.Vals = make([]*V, 0, len(n.Content)/2)
+	half := len(n.Content) / 2
+	buf := make([]*V, 2*half) // keys then values: v.kids when every entry is kept
+	keys, vals := buf[:0:half], buf[half:half]
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
@@ -465,7 +490,8 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 				"mapping key must be a string, found a %s", nodeKindName(kn))
 			continue
 		}
-		k := &V{Kind: vScalar, Tag: "!!str", Str: kn.Value, Style: kn.Style, Line: kn.Line, Col: kn.Column}
+		k := c.newV()
+		*k = V{Kind: vScalar, Tag: "!!str", Str: kn.Value, Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
 		if prev, dup := first[kn.Value]; dup {
 			c.l.Errorf(c.file, k.Pos(), "E-YAML-DUPKEY", "remove one of the two entries",
 				"key %q is already defined at line %d, column %d", kn.Value, prev.Line, prev.Col)
@@ -473,8 +499,9 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 		}
 		first[kn.Value] = k
 		val, vs := c.conv(vn)
-		v.Keys = append(v.Keys, k)
-		v.Vals = append(v.Vals, val)
+		n.Content[i], n.Content[i+1] = nil, nil // see release
+		keys = append(keys, k)
+		vals = append(vals, val)
 		size = addSize(size, vs+1)
 	}
 	for _, m := range merges {
@@ -484,7 +511,7 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 		case vMap:
 			srcs = []*V{mv}
 		case vSeq:
-			srcs = mv.Items
+			srcs = mv.Items()
 		}
 		for _, sv := range srcs {
 			if sv.Kind != vMap {
@@ -492,20 +519,25 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 					"merge key value must be a mapping, found %s", sv.kindName())
 				continue
 			}
-			for i, k := range sv.Keys {
+			for i, k := range sv.Keys() {
 				if _, ok := first[k.Str]; ok {
 					continue
 				}
 				first[k.Str] = k
-				v.Keys = append(v.Keys, k)
-				v.Vals = append(v.Vals, sv.Vals[i])
-				size = addSize(size, expandedSize(sv.Vals[i], 0)+1)
+				keys = append(keys, k)
+				vals = append(vals, sv.Vals()[i])
+				size = addSize(size, expandedSize(sv.Vals()[i], 0)+1)
 			}
 		}
 		if mv.Kind != vMap && mv.Kind != vSeq {
 			c.l.Errorf(c.file, mv.Pos(), "E-YAML-MERGE", "merge (`<<`) only a mapping or a list of mappings",
 				"merge key value must be a mapping, found %s", mv.kindName())
 		}
+	}
+	if len(keys) == half && len(vals) == half && (half == 0 || &keys[0] == &buf[0]) {
+		v.kids = buf
+	} else {
+		v.kids = append(append(make([]*V, 0, len(keys)+len(vals)), keys...), vals...)
 	}
 	return size
 }
@@ -516,13 +548,13 @@ func expandedSize(v *V, depth int) int {
 		return 1
 	}
 	n := 1
-	for _, e := range v.Items {
+	for _, e := range v.Items() {
 		n = addSize(n, expandedSize(e, depth+1))
 		if n >= aliasSlack {
 			return n
 		}
 	}
-	for _, e := range v.Vals {
+	for _, e := range v.Vals() {
 		n = addSize(n, expandedSize(e, depth+1)+1)
 		if n >= aliasSlack {
 			return n

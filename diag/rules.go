@@ -1,12 +1,12 @@
 package diag
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentlab/agentlab/docs"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // DocsURL is where the diagnostics page is read online; a rule's helpUri
@@ -19,7 +19,7 @@ type ruleText struct {
 	short, full, helpText, helpMarkdown, helpURI string
 }
 
-var markdownCode = regexp.MustCompile("`([^`]*)`")
+var markdownCode = lazyre.New("`([^`]*)`")
 
 // ruleFor describes code from docs/diagnostics.md: the short description
 // is a sentence (the code's meaning, or what its section is about), the

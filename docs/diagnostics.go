@@ -8,9 +8,10 @@ package docs
 
 import (
 	_ "embed"
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 //go:embed diagnostics.md
@@ -51,9 +52,9 @@ func Codes() map[string]Code {
 }
 
 var (
-	anchorRe    = regexp.MustCompile(`<a id="([a-z0-9-]+)"></a>`)
-	cellCodeRe  = regexp.MustCompile("`([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)`")
-	paragraphRe = regexp.MustCompile(`^(?:<a id="[a-z0-9-]+"></a>)?\*\*([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\*\*`)
+	anchorRe    = lazyre.New(`<a id="([a-z0-9-]+)"></a>`)
+	cellCodeRe  = lazyre.New("`([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)`")
+	paragraphRe = lazyre.New(`^(?:<a id="[a-z0-9-]+"></a>)?\*\*([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\*\*`)
 )
 
 // ParseCodes reads a diagnostics page: the rows of tables whose first

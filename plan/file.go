@@ -27,17 +27,23 @@ const FlowDirKey = "flow_dir"
 // FlowDirKey set to flowDir when flowDir is neither "" nor ".", and a
 // final newline. The result is canonical JSON too.
 func MarshalFile(p *Plan, flowDir string) ([]byte, error) {
-	b, err := p.Canonical()
+	enc, err := p.Encode()
 	if err != nil {
 		return nil, err
 	}
-	if flowDir != "" && flowDir != "." {
-		key, _ := json.Marshal(FlowDirKey)
-		val, _ := json.Marshal(flowDir)
-		withKey := append(append(append(append(b[:len(b)-1:len(b)-1], ','), key...), ':'), val...)
-		if b, err = canon.Canonicalize(append(withKey, '}')); err != nil {
-			return nil, err
-		}
+	return enc.File(flowDir)
+}
+
+// marshalFileSlow adds FlowDirKey to canonical plan bytes b by
+// canonicalising the whole object again (for plans Encode wrote through
+// canon.Marshal).
+func marshalFileSlow(b []byte, flowDir string) ([]byte, error) {
+	key, _ := json.Marshal(FlowDirKey)
+	val, _ := json.Marshal(flowDir)
+	withKey := append(append(append(append(b[:len(b)-1:len(b)-1], ','), key...), ':'), val...)
+	b, err := canon.Canonicalize(append(withKey, '}'))
+	if err != nil {
+		return nil, err
 	}
 	return append(b, '\n'), nil
 }

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/hashid"
 )
 
@@ -146,16 +145,17 @@ type Metric struct {
 	Format   string `json:"format,omitempty"` // number|percent|currency
 }
 
-// Canonical returns the canonical JSON bytes of p.
-func (p *Plan) Canonical() ([]byte, error) { return canon.Marshal(p) }
+// Canonical returns the canonical JSON bytes of p. A caller that needs
+// the hash too calls Encode, which builds the bytes once for both.
+func (p *Plan) Canonical() ([]byte, error) {
+	enc, err := p.Encode()
+	return enc.Bytes, err
+}
 
 // Hash returns the plan hash: BLAKE3 of the canonical bytes.
 func (p *Plan) Hash() (hashid.ID, error) {
-	b, err := p.Canonical()
-	if err != nil {
-		return hashid.ID{}, err
-	}
-	return hashid.Sum(b), nil
+	enc, err := p.Encode()
+	return enc.Hash, err
 }
 
 // Read loads a plan file written by compile.

@@ -3,11 +3,11 @@ package presets
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // Row kinds (the `use` of a row). Each kind has a fixed set of config keys,
@@ -31,7 +31,7 @@ const (
 	PresentBoth   = "both"
 )
 
-var idPattern = regexp.MustCompile(`^[a-z][a-z0-9_.-]*$`)
+var idPattern = lazyre.New(`^[a-z][a-z0-9_.-]*$`)
 
 type fieldKind int
 

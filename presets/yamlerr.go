@@ -1,14 +1,14 @@
 package presets
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
-var yamlLineRe = regexp.MustCompile(`line (\d+)`)
+var yamlLineRe = lazyre.New(`line (\d+)`)
 
 // yamlErrPos extracts the line yaml.v3 names in a syntax error (it reports
 // no column), defaulting to the start of the file.

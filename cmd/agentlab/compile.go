@@ -61,21 +61,20 @@ Examples:
 			}
 			var hash string
 			if p != nil && !list.HasErrors() {
-				b, err := p.Canonical()
+				enc, err := p.Encode() // the canonical bytes once, for the hash and the file
 				if err != nil {
 					return exitf(exitFailed, "canonical plan: %v", err)
 				}
-				h, _ := p.Hash()
-				hash = h.String()
+				hash = enc.Hash.String()
 				switch out {
 				case "", "-":
 					if format == "text" {
-						fmt.Fprintf(stdout, "%s\n", b)
+						fmt.Fprintf(stdout, "%s\n", enc.Bytes)
 					}
 				default:
 					// A plan written away from its flow records where the
 					// flow's directory is, outside the hashed plan.
-					fb, err := plan.MarshalFile(p, plan.FlowDirFor(out, args[0]))
+					fb, err := enc.File(plan.FlowDirFor(out, args[0]))
 					if err != nil {
 						return exitf(exitFailed, "canonical plan: %v", err)
 					}

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentlab/agentlab/examples"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/presets"
 	"github.com/agentlab/agentlab/run/runlog"
 )
@@ -51,7 +51,7 @@ var flagValues = map[string][]string{
 
 // formatUsage reads the values of --format from its usage text
 // ("output format: text|json|sarif|github").
-var formatUsage = regexp.MustCompile(`format: ([a-z|]+)`)
+var formatUsage = lazyre.New(`format: ([a-z|]+)`)
 
 // addCompletions registers the completions on every command of the tree.
 func addCompletions(c *cobra.Command) {

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -11,6 +10,7 @@ import (
 	"github.com/expr-lang/expr/parser/lexer"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // source is one expression after parsing: the tree plus everything needed
@@ -66,11 +66,14 @@ func parseSource(src string) *source {
 	}
 	s.runes = runeOffsets(s.text, s.base)
 
-	toks := lexAll(s.text)
-	if s.precheck(toks) {
-		return s
+	text, renamed := s.text, map[int]string(nil)
+	if needsTokens(s.text) { // most expressions: the parser's own lexing is the only one
+		toks := lexAll(s.text)
+		if s.precheck(toks) {
+			return s
+		}
+		text, renamed = s.rewriteCalls(toks)
 	}
-	text, renamed := s.rewriteCalls(toks)
 
 	tree, err := safeParse(text)
 	if err != nil {
@@ -373,7 +376,7 @@ func safeParse(text string) (tree *parser.Tree, err error) {
 	return tree, err
 }
 
-var tokenRE = regexp.MustCompile(`(?:Operator|Bracket|Identifier|Number|String|Bytes)\("((?:[^"\\]|\\.)*)"\)`)
+var tokenRE = lazyre.New(`(?:Operator|Bracket|Identifier|Number|String|Bytes)\("((?:[^"\\]|\\.)*)"\)`)
 
 // tidyMessage rewrites the parser's token dumps (Operator("=")) as the
 // text the user wrote.

@@ -20,8 +20,9 @@ package form
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // Field types.
@@ -38,7 +39,7 @@ var Types = []string{String, Number, Integer, Boolean}
 // NameRe is the form of a field name: it is written after `--field` on a
 // command line and after `nodes.<id>.form.` in templates and expressions,
 // so it is an identifier.
-var NameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var NameRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // MaxInteger bounds integer fields: every integer up to 2^53 survives the
 // JSON round trip of the event log exactly.

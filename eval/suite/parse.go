@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"gopkg.in/yaml.v3"
 )
 
@@ -18,9 +18,9 @@ import (
 const MaxFileSize = 16 << 20
 
 var (
-	slugRe    = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,63}$`)
-	cardRe    = regexp.MustCompile(`^[a-z][a-z0-9_-]*@[1-9][0-9]*$`)
-	yamlErrRe = regexp.MustCompile(`line (\d+)(?:: column (\d+))?`)
+	slugRe    = lazyre.New(`^[a-z0-9][a-z0-9_.-]{0,63}$`)
+	cardRe    = lazyre.New(`^[a-z][a-z0-9_-]*@[1-9][0-9]*$`)
+	yamlErrRe = lazyre.New(`line (\d+)(?:: column (\d+))?`)
 )
 
 // Keys each mapping may have.

@@ -11,10 +11,11 @@ package argo
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // Workflow is the subset of Argo's Workflow resource agentlab writes.
@@ -156,7 +157,7 @@ func (o Options) check() error {
 	return nil
 }
 
-var nameRune = regexp.MustCompile(`[^a-z0-9-]+`)
+var nameRune = lazyre.New(`[^a-z0-9-]+`)
 
 // resourceName turns s into a Kubernetes name prefix.
 func resourceName(s string) string {

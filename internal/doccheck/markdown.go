@@ -2,7 +2,7 @@ package doccheck
 
 import (
 	"github.com/agentlab/agentlab/docs"
-	"regexp"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"strings"
 )
 
@@ -22,10 +22,10 @@ func (e Entry) Complete() bool { return e.Example && e.Fix }
 var (
 	// firstCode finds the code a table row is about: the first `CODE` in
 	// its first cell.
-	firstCode = regexp.MustCompile("`([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)`")
+	firstCode = lazyre.New("`([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)`")
 	// detailStart is a paragraph about one code: **CODE** at the start of
 	// a line, or a heading ### CODE.
-	detailStart = regexp.MustCompile(`^(?:\*\*([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\*\*|#{2,6} +` + "`?" + `([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)` + "`?" + `\s*$)`)
+	detailStart = lazyre.New(`^(?:\*\*([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\*\*|#{2,6} +` + "`?" + `([EWH]-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)` + "`?" + `\s*$)`)
 )
 
 // Documented reads a diagnostics page and returns its entries by code.

@@ -14,22 +14,23 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // CodePattern is the form of a code: a severity letter (E error, W
 // warning, H hint), then upper-case words joined by hyphens, such as
 // E-SCHEMA-UNKNOWN-KEY or W-AGENT-CITE.
-var CodePattern = regexp.MustCompile(`^[EWH]-[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$`)
+var CodePattern = lazyre.New(`^[EWH]-[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$`)
 
 // fragmentPattern matches a piece of a code built at run time: "E-" in
 // "E-" + family + "-" + code, or the format "E-GATE-G%d". Such a code
 // cannot be found by reading literals, so each place that builds one is
 // reported.
-var fragmentPattern = regexp.MustCompile(`^[EWH]-(?:[A-Z0-9]+-)*(?:(?:[A-Z0-9-]*%[-+# 0-9.]*[a-zA-Z])+[A-Z0-9-]*)?$`)
+var fragmentPattern = lazyre.New(`^[EWH]-(?:[A-Z0-9]+-)*(?:(?:[A-Z0-9-]*%[-+# 0-9.]*[a-zA-Z])+[A-Z0-9-]*)?$`)
 
 // Use is one place a code appears in the sources.
 type Use struct {

@@ -1,10 +1,10 @@
 package standin
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/run/provider"
 )
 
@@ -13,11 +13,11 @@ import (
 const catalogHeading = "Citable evidence (cite only what is listed here"
 
 var (
-	catInput  = regexp.MustCompile(`^- \[\[i:([^\]]+)\]\]$`)
-	catMetric = regexp.MustCompile(`^- \[\[m:([^\]]+)\]\] = (.*)$`)
-	catSnap   = regexp.MustCompile(`^- (Q[0-9]+) \(node ([^,)]*)(?:, source [^,)]*)?, ([0-9]+) rows?`)
-	catCols   = regexp.MustCompile(`^  columns: (.*)$`)
-	catHit    = regexp.MustCompile(`^- (K[0-9]+) from [^:]*: (.*)$`)
+	catInput  = lazyre.New(`^- \[\[i:([^\]]+)\]\]$`)
+	catMetric = lazyre.New(`^- \[\[m:([^\]]+)\]\] = (.*)$`)
+	catSnap   = lazyre.New(`^- (Q[0-9]+) \(node ([^,)]*)(?:, source [^,)]*)?, ([0-9]+) rows?`)
+	catCols   = lazyre.New(`^  columns: (.*)$`)
+	catHit    = lazyre.New(`^- (K[0-9]+) from [^:]*: (.*)$`)
 )
 
 // parseCatalog reads the evidence catalog out of a system prompt: what a

@@ -2,10 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // CodeCite marks a node.warning about a cited field whose value did not
@@ -13,7 +14,7 @@ import (
 const CodeCite = "W-AGENT-CITE"
 
 // citePattern is the form of a cell citation: Q<n>.r<row>.<column>.
-var citePattern = regexp.MustCompile(`^(Q[0-9]+)\.r([0-9]+)\.(.+)$`)
+var citePattern = lazyre.New(`^(Q[0-9]+)\.r([0-9]+)\.(.+)$`)
 
 // maxCiteEnum bounds the cells listed in a citation's enum; beyond it the
 // schema gives the pattern only.

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/presets"
 	"github.com/agentlab/agentlab/run/sandbox"
 )
@@ -22,7 +22,7 @@ func init() { registerExecutor("code", executor{leaf: true, run: execCode}) }
 // runs.
 const EvCodeRan = "code.ran"
 
-var unsafeDirChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+var unsafeDirChars = lazyre.New(`[^A-Za-z0-9_.-]+`)
 
 // execCode runs a code node's program (Python or JavaScript, already
 // inlined from file: by compile) in the sandbox: an emptied environment

@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 
 	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
-var memoryKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
+var memoryKey = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
 
 // execMemory reads or writes one key of file-backed memory. Files live
 // under <data-dir>/memory/flow/<flow>/<key>.json (scope: flow, the default)

@@ -8,13 +8,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/agentlab/agentlab/diag"
 	"github.com/agentlab/agentlab/fsutil"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -230,7 +230,7 @@ func validPrice(f float64) bool { return f >= 0 && !math.IsInf(f, 0) && !math.Is
 
 // tomlTypeErr matches the decoder's complaint about a value of the wrong
 // type, capturing the TOML type found.
-var tomlTypeErr = regexp.MustCompile(`^cannot decode TOML (\w+)`)
+var tomlTypeErr = lazyre.New(`^cannot decode TOML (\w+)`)
 
 // tomlMessage is the decoder's message without its "toml: " prefix.
 func tomlMessage(de *toml.DecodeError) string {

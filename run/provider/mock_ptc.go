@@ -2,10 +2,11 @@ package provider
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // RunCodeTool is the name of the code-mode tool.
@@ -21,11 +22,11 @@ type sdkFunc struct {
 }
 
 var (
-	pyFuncRe   = regexp.MustCompile(`(?m)^async def ([A-Za-z_][A-Za-z0-9_]*)\(args: ([A-Za-z_][A-Za-z0-9_]*)\)`)
-	tsFuncRe   = regexp.MustCompile(`(?m)^export declare function ([A-Za-z_][A-Za-z0-9_]*)\(args: ([A-Za-z_][A-Za-z0-9_]*)\)`)
-	toolNameRe = regexp.MustCompile(`Tool name: "([^"]+)"\.`)
-	pyFieldRe  = regexp.MustCompile(`^    ([A-Za-z_][A-Za-z0-9_]*): (.+)$`)
-	tsFieldRe  = regexp.MustCompile(`^  ([A-Za-z_$][A-Za-z0-9_$]*): (.+);$`)
+	pyFuncRe   = lazyre.New(`(?m)^async def ([A-Za-z_][A-Za-z0-9_]*)\(args: ([A-Za-z_][A-Za-z0-9_]*)\)`)
+	tsFuncRe   = lazyre.New(`(?m)^export declare function ([A-Za-z_][A-Za-z0-9_]*)\(args: ([A-Za-z_][A-Za-z0-9_]*)\)`)
+	toolNameRe = lazyre.New(`Tool name: "([^"]+)"\.`)
+	pyFieldRe  = lazyre.New(`^    ([A-Za-z_][A-Za-z0-9_]*): (.+)$`)
+	tsFieldRe  = lazyre.New(`^  ([A-Za-z_$][A-Za-z0-9_$]*): (.+);$`)
 )
 
 // requestSDK returns the SDK text of a code-mode request: Request.SDK, or

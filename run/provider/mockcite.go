@@ -2,8 +2,9 @@ package provider
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // When an agent's output schema asks for cited fields (cite_fields: every
@@ -22,7 +23,7 @@ type mockSnapshot struct {
 	Rows    [][]any  `json:"rows"`
 }
 
-var citeRef = regexp.MustCompile(`^Q[0-9]+\.r[0-9]+\.`)
+var citeRef = lazyre.New(`^Q[0-9]+\.r[0-9]+\.`)
 
 // latestSnapshot returns the last tool result in msgs that is a query
 // snapshot with at least one row.

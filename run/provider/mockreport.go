@@ -2,10 +2,11 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // BareNumberSeed reports whether seed is one of the demonstration seeds for
@@ -24,9 +25,9 @@ func BareNumberSeed(seed int64) bool {
 var (
 	// markerName is what may stand in a marker after "m:", "i:" or a
 	// column position: the mock cites nothing it could not parse back.
-	markerName = regexp.MustCompile(`^[\p{L}_][\p{L}\p{N}_]*$`)
-	snapshotID = regexp.MustCompile(`^Q[0-9]+$`)
-	hitID      = regexp.MustCompile(`^K[0-9]+$`)
+	markerName = lazyre.New(`^[\p{L}_][\p{L}\p{N}_]*$`)
+	snapshotID = lazyre.New(`^Q[0-9]+$`)
+	hitID      = lazyre.New(`^K[0-9]+$`)
 )
 
 // Report sentence templates. None contains a digit or a CJK numeral: in a

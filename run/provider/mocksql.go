@@ -1,10 +1,11 @@
 package provider
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // The mock writes the SQL of a db_query call from the question with a
@@ -52,7 +53,7 @@ type dbColumn struct {
 }
 
 // tableDecl matches one "name(col TYPE, …)" of a description's table list.
-var tableDecl = regexp.MustCompile(`^([^\s;(),]+)\(([^()]*)\)`)
+var tableDecl = lazyre.New(`^([^\s;(),]+)\(([^()]*)\)`)
 
 // describedTables parses the table list of a db_query tool description
 // (as run/sources writes it). A description in another form gives none.
@@ -116,7 +117,7 @@ var (
 	avgWords    = wordSet("average mean")
 	askWords    = wordSet("which what whose")
 	skipWords   = wordSet("is was are were the a an its their")
-	quotedValue = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|‘([^’]+)’|(?:^|\s)'([^']+)'`)
+	quotedValue = lazyre.New(`"([^"]+)"|“([^”]+)”|‘([^’]+)’|(?:^|\s)'([^']+)'`)
 )
 
 func wordSet(s string) map[string]bool {

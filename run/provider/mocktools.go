@@ -2,14 +2,15 @@ package provider
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // DBToolPrefix starts the name of every tool that queries a flow source.
 const DBToolPrefix = "db_query__"
 
-var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var plainIdent = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // chooseTool picks the tool the mock calls: a db_query tool when there is
 // one (its data is what most questions are about), among them the one

@@ -2,14 +2,15 @@ package provider
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // secretLike matches strings shaped like API keys (OpenAI "sk-…",
 // Anthropic "sk-ant-…", and servers that echo a masked key), so that a key
 // quoted back by a server is not repeated even in part.
-var secretLike = regexp.MustCompile(`\b(sk|sk-ant|sk-proj)-[A-Za-z0-9_\-*.]{6,}`)
+var secretLike = lazyre.New(`\b(sk|sk-ant|sk-proj)-[A-Za-z0-9_\-*.]{6,}`)
 
 // redact removes the API key, and anything shaped like one, from s.
 func (r *remote) redact(s string) string {

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // ErrNoScriptedResponse is returned (wrapped) when a script file has no
@@ -215,7 +215,7 @@ func nestedAs(key string, ids []string) string {
 const iterationIndex = "[]"
 
 // iterationRe is a loop iteration as the engine writes it in a node id.
-var iterationRe = regexp.MustCompile(`\[(0|[1-9][0-9]*)\]`)
+var iterationRe = lazyre.New(`\[(0|[1-9][0-9]*)\]`)
 
 // generalize writes every iteration number of key as "[]" and returns the
 // numbers, in order.

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"gopkg.in/yaml.v3"
 )
 
@@ -71,7 +71,7 @@ func pos(n *yaml.Node) diag.Pos {
 }
 
 // yamlErrLine finds the position yaml.v3 writes into its error messages.
-var yamlErrLine = regexp.MustCompile(`line (\d+)(?:: column (\d+))?`)
+var yamlErrLine = lazyre.New(`line (\d+)(?:: column (\d+))?`)
 
 // ParseScript reads a script file's bytes. It returns the script, or the
 // diagnostics of every mistake found (the script is then nil).

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/run/store"
 )
 
@@ -73,7 +73,7 @@ func (e *ChainError) Error() string {
 	return b.String()
 }
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var idPattern = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
 // CheckID validates a run id: 1-128 characters of letters, digits, '.',
 // '_' and '-', starting with a letter or digit, so it is always a single

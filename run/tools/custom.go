@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentlab/agentlab/compile/tmpl"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/run/redact"
 	"github.com/agentlab/agentlab/run/sandbox"
 )
@@ -83,10 +83,10 @@ func DecodeCustom(m map[string]any) (CustomSpec, error) {
 	return s, nil
 }
 
-var secretRef = regexp.MustCompile(`\{\{[^}]*\bsecret\.`)
+var secretRef = lazyre.New(`\{\{[^}]*\bsecret\.`)
 
 // secretName finds the names of the secrets a header template uses.
-var secretName = regexp.MustCompile(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
+var secretName = lazyre.New(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // NewCustom checks a declaration and returns the tool.
 func NewCustom(s CustomSpec, deps CustomDeps) (Tool, error) {
@@ -307,7 +307,7 @@ func (t *customTool) renderURL(tpl string, args map[string]any) (string, error) 
 }
 
 // wholeTag matches a string that is one template tag and nothing else.
-var wholeTag = regexp.MustCompile(`^\{\{\s*args\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`)
+var wholeTag = lazyre.New(`^\{\{\s*args\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$`)
 
 // renderValue renders a structured body: a string that is exactly one
 // {{ args.x }} becomes the argument's value with its JSON type; other

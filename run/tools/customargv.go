@@ -2,8 +2,9 @@ package tools
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // codeFlags are the options with which a shell or an interpreter runs its
@@ -15,7 +16,7 @@ var codeFlags = map[string][]string{
 }
 
 // versioned strips a version suffix from an interpreter name (python3.11).
-var versioned = regexp.MustCompile(`^(python|perl|ruby|node)[0-9.]*$`)
+var versioned = lazyre.New(`^(python|perl|ruby|node)[0-9.]*$`)
 
 // CodeTemplate returns the index of an element of a command template that
 // a shell or interpreter would run as a program and that an argument

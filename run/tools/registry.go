@@ -4,16 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // toolName is the shape of a tool name: what every model provider accepts.
-var toolName = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
+var toolName = lazyre.New(`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`)
 
 // Registry holds the tools of one run. It is safe for concurrent use.
 type Registry struct {

@@ -55,6 +55,9 @@ func runChild(argv []string) error {
 	if strings.HasPrefix(a.stage, "store") {
 		key = "store/" + a.part
 	}
+	if strings.HasPrefix(a.stage, "startup-") {
+		key = "startup/" + a.part
+	}
 	fn, ok := childStages[key]
 	if !ok {
 		return fmt.Errorf("unknown stage %q part %q", a.stage, a.part)
@@ -63,7 +66,9 @@ func runChild(argv []string) error {
 	if err != nil {
 		return fmt.Errorf("%s %s at size %d: %w", a.stage, a.part, a.size, err)
 	}
-	s.RSS = peakRSS()
+	if s.RSS == 0 { // the start-up stages report their processes' own
+		s.RSS = peakRSS()
+	}
 	if lastCPU > 0 {
 		if s.Extra == nil {
 			s.Extra = map[string]float64{}
@@ -173,4 +178,6 @@ var childStages = map[string]func(*childArgs) (*sample, error){
 	"issuance/floor": issuanceFloor,
 	"bundle/work":    bundleWork,
 	"bundle/floor":   bundleFloor,
+	"startup/work":   startupWork,
+	"startup/floor":  startupFloor,
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/agentlab/agentlab/compile"
 )
 
+// compileWork does what `agentlab compile` does: lint and compile the
+// flow, then build the canonical plan bytes and the plan hash.
 func compileWork(a *childArgs) (*sample, error) {
 	p := filepath.Join(a.dir, "big.flow.yml")
 	fi, err := os.Stat(p)
@@ -22,9 +24,13 @@ func compileWork(a *childArgs) (*sample, error) {
 	ns, n, err := measure(a, func() (time.Duration, error) {
 		t := time.Now()
 		pl, l := compile.CompileFile(p, compile.Options{})
-		d := time.Since(t)
 		if pl == nil || len(l) > 0 {
 			return 0, fmt.Errorf("the generated flow has %d findings, first: %v", len(l), first(l))
+		}
+		enc, err := pl.Encode() // the plan bytes and hash, as agentlab compile prints them
+		d := time.Since(t)
+		if err != nil || len(enc.Bytes) == 0 {
+			return 0, fmt.Errorf("encode the plan: %v", err)
 		}
 		return d, nil
 	})

@@ -57,12 +57,31 @@ func storeWork(a *childArgs) (*sample, error) {
 		Extra: map[string]float64{"put_ns": float64(put), "get_ns": float64(get)}}, err
 }
 
-// storeFloor hashes the same bytes in memory with BLAKE3 on one core (the
-// budget's floor), then, as references, writes and reads them as plain
-// files (no hash, no fsync, no rename: the machine's file I/O ceiling) and
-// runs b3sum over the files the work left, when b3sum is installed.
+// storeFloor is the store's floor: the same blobs written durably and
+// read back with no hash — temp file, write, fsync, rename, fsync of the
+// directory, read — which is what any store that keeps blobs in files
+// must do (store-nosync's floor leaves out the two fsyncs). As references
+// it hashes the bytes in memory with BLAKE3 on one core, writes and reads
+// them as plain files (no fsync, no rename), and runs b3sum over the
+// files the work left, when b3sum is installed.
 func storeFloor(a *childArgs) (*sample, error) {
 	buf := make([]byte, 1<<20)
+	durable := filepath.Join(a.dir, "durable")
+	if err := os.MkdirAll(durable, 0o755); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(durable)
+	sync := a.stage != "store-nosync"
+	var floor time.Duration
+	for i := range a.size {
+		bench.Blob(i, buf)
+		t := time.Now()
+		if err := durableWriteRead(durable, fmt.Sprint(i), buf, sync); err != nil {
+			return nil, err
+		}
+		floor += time.Since(t)
+	}
+	extra := map[string]float64{}
 	var raw time.Duration
 	for i := range a.size {
 		bench.Blob(i, buf)
@@ -70,7 +89,7 @@ func storeFloor(a *childArgs) (*sample, error) {
 		_ = hashid.Sum(buf)
 		raw += time.Since(t)
 	}
-	extra := map[string]float64{}
+	extra["raw_ns"] = float64(raw)
 	plain := filepath.Join(a.dir, "plain")
 	if err := os.MkdirAll(plain, 0o755); err != nil {
 		return nil, err
@@ -103,7 +122,53 @@ func storeFloor(a *childArgs) (*sample, error) {
 			extra["b3sum_files"] = float64(strings.Count(string(out), "\n"))
 		}
 	}
-	return &sample{NsPerOp: float64(raw), Ops: 1, Bytes: int64(a.size) << 20, Units: a.size, Extra: extra}, nil
+	return &sample{NsPerOp: float64(floor), Ops: 1, Bytes: int64(a.size) << 20, Units: a.size, Extra: extra}, nil
+}
+
+// durableWriteRead writes b to dir/name the way a crash-safe store must
+// (a temp file, written, fsynced, renamed into place, the directory
+// fsynced), then reads the file back; with sync false, without the fsyncs.
+func durableWriteRead(dir, name string, b []byte, sync bool) error {
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	if sync {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	final := filepath.Join(dir, name)
+	if err := os.Rename(f.Name(), final); err != nil {
+		return err
+	}
+	if sync {
+		d, err := os.Open(dir)
+		if err != nil {
+			return err
+		}
+		err = d.Sync()
+		d.Close()
+		if err != nil {
+			return err
+		}
+	}
+	got, err := os.ReadFile(final)
+	if err != nil {
+		return err
+	}
+	if len(got) != len(b) {
+		return fmt.Errorf("%s read back %d bytes of %d", final, len(got), len(b))
+	}
+	return nil
 }
 
 // storeFiles lists the blob files of a store directory (two-level shards).

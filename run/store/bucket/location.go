@@ -11,9 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
 // Location is where a shared store lives: s3://BUCKET/PREFIX with options
@@ -145,7 +146,7 @@ func (l Location) Key(parts ...string) string {
 }
 
 // credentialWord matches option names that carry a credential.
-var credentialWord = regexp.MustCompile(`(?i)secret|token|password|passwd|credential|signature|access.?key|session|auth`)
+var credentialWord = lazyre.New(`(?i)secret|token|password|passwd|credential|signature|access.?key|session|auth`)
 
 // redact is the URL for a message: without user info, options or
 // fragment, which may hold credentials.

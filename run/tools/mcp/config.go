@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/run/permission"
 )
 
@@ -76,9 +76,9 @@ const (
 
 // serverName is what may stand between mcp__ and __<tool>: lower case, no
 // double underscore, short enough to leave room for the tool's name.
-var serverName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,23}$`)
+var serverName = lazyre.New(`^[a-z][a-z0-9_-]{0,23}$`)
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 var serverKeys = []string{"name", "command", "env", "pass_env", "dir", "approval", "tools", "start_timeout_s", "call_timeout_s"}
 
