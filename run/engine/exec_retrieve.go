@@ -44,6 +44,11 @@ func execRetrieve(ctx context.Context, t *task) (any, effects, error) {
 	alpha := retrieve.DefaultAlpha
 	if _, ok := n.Spec["alpha"]; ok {
 		alpha = n.Float("alpha")
+		// A plan compiled before alpha was reversed carries no scoring
+		// mark; its alpha weighted BM25, so it keeps its intended mix.
+		if _, marked := n.Spec["scoring"]; !marked {
+			alpha = 1 - alpha
+		}
 	}
 	found := ix.Search(query, topK, alpha)
 	hits := make([]evidence.KnowledgeHit, len(found))

@@ -26,13 +26,14 @@ type Hit struct {
 
 // Search ranks the passages for query and returns the best topK:
 //
-//	score = alpha × bm25 / max_bm25 + (1 − alpha) × cosine
+//	score = (1 − alpha) × bm25 / max_bm25 + alpha × cosine
 //
 // where max_bm25 is the highest BM25 score of any passage in the index for
 // this query (0/0 is taken as 0, when no passage shares a token with the
-// query), so both parts lie in [0, 1] and alpha = 1 is pure BM25, alpha = 0
-// pure embedding. Only passages with a score above zero are returned:
-// at alpha = 1 a passage must share a token with the query. Hits are
+// query), so both parts lie in [0, 1] and alpha = 0 is pure keyword (BM25),
+// alpha = 1 pure vector (embedding), the usual hybrid-search convention.
+// Only passages with a score above zero are returned: at alpha = 0 a
+// passage must share a token with the query. Hits are
 // ordered by score (descending), then path, then start offset, so equal
 // scores never come out in a random order.
 //
@@ -108,7 +109,7 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 		if maxBM25 > 0 {
 			norm = bm25[p] / maxBM25
 		}
-		score := min(float64(alpha*norm)+float64((1-alpha)*cos), 1)
+		score := min(float64((1-alpha)*norm)+float64(alpha*cos), 1)
 		if score > 0 {
 			cands = append(cands, cand{p: p, bm25: bm25[p], embed: cos, score: score})
 		}
@@ -136,3 +137,10 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 	}
 	return hits
 }
+
+// Scoring names the scoring convention of this package: alpha weights the
+// embedding (0 pure keyword, 1 pure vector), BM25 reads stemmed tokens.
+// The compiler writes it into every retrieve node of a plan, so the plan
+// says which convention its alpha follows; a plan without it was compiled
+// when alpha weighted BM25, and the engine reads its alpha as 1 − alpha.
+const Scoring = "2"
