@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // Search defaults, used when a caller passes an out-of-range value.
@@ -58,10 +60,9 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 
 	// BM25 over the postings of the distinct query tokens, in sorted order
 	// so that the floating-point sums are always added in the same order.
-	terms := Tokens(query)
-	slices.Sort(terms)
-	terms = slices.Compact(terms)
+	terms := queryTerms(query)
 	bm25 := make([]float64, n)
+	matched := make([]int32, n)
 	for _, t := range terms {
 		id, ok := ix.terms[t]
 		if !ok {
@@ -73,7 +74,15 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 			tf := float64(p.tf)
 			norm := K1 * (1 - B + B*float64(ix.passages[p.passage].length)/ix.avgLen)
 			bm25[p.passage] += float64(w * float64(tf*(K1+1)/(tf+norm)))
+			matched[p.passage]++
 		}
+	}
+	// Coordination: a passage's BM25 is scaled by the share of the query's
+	// terms it holds, so a passage holding the code and the subject of a
+	// question beats one that repeats the code alone (or the subject alone)
+	// several times.
+	for p := range bm25 {
+		bm25[p] = float64(bm25[p]*float64(matched[p])) / float64(len(terms))
 	}
 	maxBM25 := 0.0
 	for _, s := range bm25 {
@@ -82,10 +91,10 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 
 	// The query's unit vector is sparse: only its non-zero dimensions are
 	// visited for each passage.
-	emb := newEmbedder(ix.dims)
+	emb := newEmbedder(newStemmer())
 	segments(query, nil, emb.segment)
 	q := make([]float32, ix.dims)
-	emb.normalised(q)
+	emb.vector(q, make([]float64, ix.dims), ix.df, n)
 	var nz []int
 	for i, v := range q {
 		if v != 0 {
@@ -144,3 +153,21 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 // says which convention its alpha follows; a plan without it was compiled
 // when alpha weighted BM25, and the engine reads its alpha as 1 − alpha.
 const Scoring = "2"
+
+// queryTerms returns the distinct BM25 terms of a query, sorted (so that
+// the floating-point sums are always added in the same order), without
+// English stop words ("how", "do", "my", …) unless the query has nothing
+// else. BM25's IDF makes such words cheap in a large folder, but in a
+// folder of a few dozen notes each is rare enough to weigh like a subject
+// word, and a how-to that repeats the question's wording would outrank the
+// passage about the question's subject.
+func queryTerms(query string) []string {
+	terms := Tokens(query)
+	slices.Sort(terms)
+	terms = slices.Compact(terms)
+	content := slices.DeleteFunc(slices.Clone(terms), english.IsStopWord)
+	if len(content) > 0 {
+		return content
+	}
+	return terms
+}

@@ -173,7 +173,9 @@ func TestSearchTies(t *testing.T) {
 		{Path: "a.md", Text: "same words here"},
 	}
 	ix := Build(docs, Options{})
-	hits := ix.Search("same words", 10, 0.5)
+	// Pure keyword: the two passages of a/z.md tie on BM25 (same length,
+	// same counts), while their embeddings differ by their headings.
+	hits := ix.Search("same words", 10, 0)
 	var got []string
 	for _, h := range hits {
 		got = append(got, fmt.Sprintf("%s@%d", h.Path, h.Start))
@@ -264,5 +266,38 @@ func TestKnowledge(t *testing.T) {
 	k := h.Knowledge("K2", "kb")
 	if k.ID != "K2" || k.Node != "kb" || k.Path != "a.md" || k.Text != "xy" || k.BM25 != 1.5 || k.Embed != 0.25 || k.Score != 0.75 {
 		t.Errorf("Knowledge = %+v", k)
+	}
+}
+
+// TestSearchCodeAndParaphraseAgainstDecoys: a billing folder where the
+// invoice code and the refund wording also sit in passages that hold only
+// one of them — one repeats the code three times, one is a refund how-to
+// that asks the query's question word for word. A query that needs both
+// ranks the passage holding both first, from pure keyword to the even
+// mix (with more weight on the embedding, the verbatim question wins:
+// the local embedding sees words, not meaning).
+func TestSearchCodeAndParaphraseAgainstDecoys(t *testing.T) {
+	docs := []Doc{
+		{Path: "inv-5520.md", Text: "INV-5520 was cancelled before payment because the order was split into two shipments."},
+		{Path: "inv-6120.md", Text: "INV-6120 covers the Fjell 2 tent and a footprint, paid by card on 4 February."},
+		{Path: "late-fee.md", Text: "Invoices paid after the due date incur a late payment fee of 1.5 percent per month."},
+		{Path: "payment-methods.md", Text: "We accept Visa, Mastercard, PayPal and SEPA bank transfer; business customers may pay by invoice."},
+		{Path: "gift-cards.md", Text: "Gift cards cannot be exchanged for cash. Orders paid with a gift card are refunded onto a new gift card."},
+		{Path: "duplicate.md", Text: "A duplicate charge happens when a payment is retried after a timeout; the second authorisation is released within seven days."},
+		{Path: "password.md", Text: "To reset a forgotten password, click Forgot password on the sign-in page; the link is valid for 30 minutes."},
+		{Path: "tent-care.md", Text: "Dry a tent completely before storing it, or mould will damage the coating."},
+		{Path: "inv-7781.md", Text: "INV-7781 was issued on 1 March to Alder Sports for three pairs of hiking boots, 412.50 EUR. INV-7781 is payable within 30 days; quote INV-7781 on the transfer."},
+		{Path: "refund-how.md", Text: "How do I get my money back? Open Orders, choose the order and press Request refund; the refund is paid to the original payment method."},
+		{Path: "inv-7781-refunded.md", Text: "Invoice INV-7781 was refunded in full after the boots came back unworn: the money goes back to the card used for the purchase within five to seven business days."},
+		{Path: "shipping.md", Text: "Standard shipping takes three to five business days; express delivery arrives the next day."},
+	}
+	ix := Build(docs, Options{})
+	for _, q := range []string{"refunded INV-7781", "refunded INV-7781 how do I get my money back", "refunding INV-7781 money back"} {
+		for _, alpha := range []float64{0, 0.3, 0.5} {
+			hits := ix.Search(q, 3, alpha)
+			if len(hits) == 0 || hits[0].Path != "inv-7781-refunded.md" {
+				t.Errorf("%q at alpha %g:%s", q, alpha, describe(hits))
+			}
+		}
 	}
 }
