@@ -64,8 +64,8 @@ func TestRetrievalQualityFloor(t *testing.T) {
 func TestScoreRetrievalArithmetic(t *testing.T) {
 	rank := map[string][]string{
 		"a": {"x", "r1", "y", "z", "w", "r2"}, // first relevant at 2; one of two in the top 5
-		"b": {"r3"},                          // first at 1; all found
-		"c": {"x", "y"},                      // none
+		"b": {"r3"},                           // first at 1; all found
+		"c": {"x", "y"},                       // none
 	}
 	qs := []RetrievalQuery{
 		{Kind: "k1", Query: "a", Relevant: []string{"r1", "r2"}},
