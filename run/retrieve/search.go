@@ -42,6 +42,30 @@ type Hit struct {
 // topK ≤ 0 means DefaultTopK; alpha is clamped to [0, 1], and NaN means
 // DefaultAlpha. Each distinct query token counts once.
 func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
+	return ix.search(query, topK, alpha, nil)
+}
+
+// Vectors are embeddings made elsewhere (a remote embeddings model) that
+// take the local embedding's place in a search: Query for the query,
+// Passages one per passage in the order of Index.Passages. They need not
+// be unit vectors. Cosines are rounded to six decimals, so that the
+// last-bit jitter of a model server does not reorder hits or change the
+// recorded scores between two runs.
+type Vectors struct {
+	Query    []float32
+	Passages [][]float32
+}
+
+// SearchVectors is Search with v as the vector side. It panics if v does
+// not hold one vector per passage.
+func (ix *Index) SearchVectors(query string, topK int, alpha float64, v *Vectors) []Hit {
+	if len(v.Passages) != len(ix.passages) {
+		panic("retrieve: SearchVectors needs one vector per passage")
+	}
+	return ix.search(query, topK, alpha, v)
+}
+
+func (ix *Index) search(query string, topK int, alpha float64, ext *Vectors) []Hit {
 	if topK <= 0 {
 		topK = DefaultTopK
 	}
@@ -91,14 +115,17 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 
 	// The query's unit vector is sparse: only its non-zero dimensions are
 	// visited for each passage.
-	emb := newEmbedder(newStemmer())
-	segments(query, nil, emb.segment)
-	q := make([]float32, ix.dims)
-	emb.vector(q, make([]float64, ix.dims), ix.df, n)
+	var q []float32
 	var nz []int
-	for i, v := range q {
-		if v != 0 {
-			nz = append(nz, i)
+	if ext == nil {
+		emb := newEmbedder(newStemmer())
+		segments(query, nil, emb.segment)
+		q = make([]float32, ix.dims)
+		emb.vector(q, make([]float64, ix.dims), ix.df, n)
+		for i, v := range q {
+			if v != 0 {
+				nz = append(nz, i)
+			}
 		}
 	}
 
@@ -108,10 +135,14 @@ func (ix *Index) Search(query string, topK int, alpha float64) []Hit {
 	}
 	var cands []cand
 	for p := range n {
-		vec := ix.vecs[p*ix.dims : (p+1)*ix.dims]
 		var cos float64
-		for _, i := range nz {
-			cos += float64(float64(q[i]) * float64(vec[i]))
+		if ext != nil {
+			cos = roundedCosine(ext.Query, ext.Passages[p])
+		} else {
+			vec := ix.vecs[p*ix.dims : (p+1)*ix.dims]
+			for _, i := range nz {
+				cos += float64(float64(q[i]) * float64(vec[i]))
+			}
 		}
 		cos = min(max(cos, 0), 1)
 		norm := 0.0
@@ -170,4 +201,40 @@ func queryTerms(query string) []string {
 		return content
 	}
 	return terms
+}
+
+// roundedCosine is the cosine of a and b rounded to six decimals; 0 when
+// either is the zero vector or their lengths differ.
+func roundedCosine(a, b []float32) float64 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += float64(x * y) // conversions forbid fused multiply-add
+		na += float64(x * x)
+		nb += float64(y * y)
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return math.Round(dot/math.Sqrt(na*nb)*1e6) / 1e6
+}
+
+// Passage is one passage of the index, as a remote embeddings model reads it.
+type Passage struct {
+	Path       string
+	Start, End int
+	Text       string
+}
+
+// Passages returns the index's passages in index order.
+func (ix *Index) Passages() []Passage {
+	out := make([]Passage, len(ix.passages))
+	for i, p := range ix.passages {
+		d := ix.docs[p.doc]
+		out[i] = Passage{Path: d.Path, Start: p.start, End: p.end, Text: d.Text[p.start:p.end]}
+	}
+	return out
 }
