@@ -219,3 +219,38 @@ func TestRetrievalModelsNeedAKey(t *testing.T) {
 		t.Errorf("Authorization %q sent without a key", auth)
 	}
 }
+
+// FuzzRetrievalModelsAnswer serves any body as the embeddings and the
+// rerank answer: nothing panics, and a call either fails or returns one
+// finite vector per text, all of one length, and one score per document.
+func FuzzRetrievalModelsAnswer(f *testing.F) {
+	f.Add(`{"data":[{"index":0,"embedding":[1,2]},{"index":1,"embedding":[3,4]}]}`)
+	f.Add(`{"data":[{"index":1,"embedding":[1]},{"index":0,"embedding":[2,3]}]}`)
+	f.Add(`{"results":[{"index":1,"relevance_score":0.5},{"index":0,"relevance_score":-2}]}`)
+	f.Add(`{"data":[{"embedding":[1e39]},{"embedding":[1]}]}`)
+	f.Add(`null`)
+	for _, v := range []string{"OPENAI_API_KEY", "OPENAI_BASE_URL"} {
+		f.Setenv(v, "")
+	}
+	f.Setenv("XDG_CONFIG_HOME", f.TempDir())
+	var body atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, body.Load().(string))
+	}))
+	defer srv.Close()
+	ro := fastRemote()
+	ro.OpenAIBaseURL, ro.MaxAttempts = srv.URL+"/v1", 1
+	m := NewRetrievalModels(Options{Remote: ro})
+	f.Fuzz(func(t *testing.T, answer string) {
+		body.Store(answer)
+		if vecs, err := m.Embed(context.Background(), "e", []string{"a", "b"}); err == nil {
+			if len(vecs) != 2 || len(vecs[0]) == 0 || len(vecs[0]) != len(vecs[1]) {
+				t.Fatalf("vectors %v from %q", vecs, answer)
+			}
+		}
+		if scores, err := m.Rerank(context.Background(), "r", "q", []string{"a", "b"}); err == nil && len(scores) != 2 {
+			t.Fatalf("scores %v from %q", scores, answer)
+		}
+	})
+}
