@@ -1,6 +1,11 @@
 package compile
 
-import "github.com/agentlab/agentlab/run/retrieve"
+import (
+	"fmt"
+	"math"
+
+	"github.com/agentlab/agentlab/run/retrieve"
+)
 
 // CodeRetrieveAlpha warns that a retrieve node sets `alpha`, whose meaning
 // was reversed: it now weights the vector side (0 pure keyword, 1 pure
@@ -15,10 +20,11 @@ func (f *flow) checkRetrieve(n *nodeInfo) {
 	n.fields["scoring"] = retrieve.Scoring
 	if k := n.v.KeyOf("alpha"); k != nil {
 		a, _ := n.fields["alpha"].(float64)
+		flip := math.Round((1-a)*1e9) / 1e9 // 0.3, not 0.30000000000000004
 		f.l.Warnf(f.src.file, k.Pos(), CodeRetrieveAlpha,
-			"alpha now weights the vector side (0 pure keyword, 1 pure vector): if the value was chosen under the old convention, write 1 − value; remove the key to take the even default 0.5",
-			"retrieve %q sets alpha %g, which now means %g keyword and %g vector; alpha used to weight the keyword side",
-			n.id, a, 1-a, a)
+			fmt.Sprintf("if %g was chosen when alpha weighted keywords, write `alpha: %g`; to take the even default, remove the key", a, flip),
+			"retrieve %q sets alpha %g: alpha now weights the vector side (0 pure keyword, 1 pure vector), so this is %g keyword and %g vector; it used to be the other way round",
+			n.id, a, flip, a)
 	}
 	if k := n.v.KeyOf("rerank_candidates"); k != nil && n.str("rerank_model") == "" {
 		f.dec.errf(k, "E-SCHEMA-EXCLUSIVE", "add `rerank_model: NAME`, or remove `rerank_candidates:`",
