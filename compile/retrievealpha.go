@@ -14,12 +14,13 @@ const CodeRetrieveAlpha = "W-RET-ALPHA"
 
 // checkRetrieve records the scoring convention the plan is compiled for
 // (so a plan says what its alpha means, and its hash changes with it),
-// warns on an explicit alpha, and refuses rerank_candidates without a
+// warns on an explicit alpha other than 0.5, and refuses rerank_candidates without a
 // rerank model.
 func (f *flow) checkRetrieve(n *nodeInfo) {
 	n.fields["scoring"] = retrieve.Scoring
-	if k := n.v.KeyOf("alpha"); k != nil {
-		a, _ := n.fields["alpha"].(float64)
+	// 0.5 is the same mix under either convention: nothing to look at.
+	if a, _ := n.fields["alpha"].(float64); n.v.KeyOf("alpha") != nil && a != 0.5 {
+		k := n.v.KeyOf("alpha")
 		flip := math.Round((1-a)*1e9) / 1e9 // 0.3, not 0.30000000000000004
 		f.l.Warnf(f.src.file, k.Pos(), CodeRetrieveAlpha,
 			fmt.Sprintf("if %g was chosen when alpha weighted keywords, write `alpha: %g`; to take the even default, remove the key", a, flip),

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agentlab/agentlab/plan"
 )
 
 // TestRetrieveModelsThroughTheCLI runs a flow whose retrieve node uses an
@@ -136,4 +138,21 @@ edges:
 		}
 		return nil
 	})
+}
+
+// TestExtractWritesAlphaInTodaysConvention: a run whose plan was compiled
+// when alpha weighted keywords (no scoring mark) is extracted with the
+// alpha that gives the same mix today; a marked plan's alpha is kept.
+func TestExtractWritesAlphaInTodaysConvention(t *testing.T) {
+	old := plan.Node{ID: "r", Type: "retrieve", Spec: map[string]any{"alpha": 0.75}}
+	if got := specValue(old, "alpha"); got != 0.25 {
+		t.Errorf("unmarked alpha 0.75 extracted as %v, want 0.25", got)
+	}
+	marked := plan.Node{ID: "r", Type: "retrieve", Spec: map[string]any{"alpha": 0.75, "scoring": "2"}}
+	if got := specValue(marked, "alpha"); got != 0.75 {
+		t.Errorf("marked alpha 0.75 extracted as %v", got)
+	}
+	if got := specValue(old, "top_k"); got != nil {
+		t.Errorf("top_k %v", got)
+	}
 }
