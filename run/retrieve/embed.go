@@ -2,7 +2,6 @@ package retrieve
 
 import (
 	"math"
-	"slices"
 	"unicode/utf8"
 )
 
@@ -44,12 +43,10 @@ const (
 // ngramSizes are the character n-gram lengths taken from every segment.
 var ngramSizes = [...]int{3, 4}
 
-// embedder collects the hashed features of one text: tokens and n-grams
-// apart, since they weigh differently. Sorted, equal hashes stand together,
-// which gives each feature's count without a map, and an order of the
-// floating-point sums that depends only on the text.
+// embedder collects the hashed features of one text with their counts:
+// tokens and n-grams apart, since they weigh differently.
 type embedder struct {
-	toks, grams []uint64
+	toks, grams featureSet
 	bbuf        []byte
 	st          *stemmer
 	idfs        []float64 // idf by document frequency, filled as needed
@@ -59,8 +56,8 @@ type embedder struct {
 func newEmbedder(st *stemmer) *embedder { return &embedder{st: st} }
 
 func (e *embedder) reset() {
-	e.toks = e.toks[:0]
-	e.grams = e.grams[:0]
+	e.toks.reset()
+	e.grams.reset()
 }
 
 func hashFeature(kind byte, b []byte) uint64 {
@@ -74,26 +71,9 @@ func hashFeature(kind byte, b []byte) uint64 {
 	return h
 }
 
-// runs calls fn for each distinct hash of sorted hs with its count.
-func runs(hs []uint64, fn func(h uint64, tf int)) {
-	for i := 0; i < len(hs); {
-		j := i + 1
-		for j < len(hs) && hs[j] == hs[i] {
-			j++
-		}
-		fn(hs[i], j-i)
-		i = j
-	}
-}
-
-func (e *embedder) sort() {
-	slices.Sort(e.toks)
-	slices.Sort(e.grams)
-}
-
 // segment adds the features of one segment.
 func (e *embedder) segment(seg []rune, cjk bool) {
-	e.bbuf = segmentTokens(seg, cjk, e.st, e.bbuf, func(tok []byte) { e.toks = append(e.toks, hashFeature('w', tok)) })
+	e.bbuf = segmentTokens(seg, cjk, e.st, e.bbuf, func(tok []byte) { e.toks.add(hashFeature('w', tok)) })
 	// n-grams over " seg ": len(seg)+2 runes give len(seg)+3−n n-grams.
 	padded := len(seg) + 2
 	at := func(i int) rune {
@@ -109,25 +89,16 @@ func (e *embedder) segment(seg []rune, cjk bool) {
 				b = utf8.AppendRune(b, at(j))
 			}
 			e.bbuf = b
-			e.grams = append(e.grams, hashFeature('0'+byte(n), b))
+			e.grams.add(hashFeature('0'+byte(n), b))
 		}
 	}
 }
 
-// countDF adds one to the document frequency of each distinct feature of
-// passage p. stamp (as long as df) remembers the last passage counted in
-// each slot, so a feature repeated in a passage counts once without
-// sorting or a set.
-func (e *embedder) countDF(df []uint32, stamp []int32, p int32) {
-	for _, hs := range [2][]uint64{e.toks, e.grams} {
-		for _, h := range hs {
-			i := h % uint64(len(df))
-			if stamp[i] != p+1 {
-				stamp[i] = p + 1
-				df[i]++
-			}
-		}
-	}
+// countDF adds one to the document frequency of each distinct feature.
+func (e *embedder) countDF(df []uint32) {
+	count := func(h uint64, _ int) { df[h%uint64(len(df))]++ }
+	e.toks.each(count)
+	e.grams.each(count)
 }
 
 // idf is the inverse document frequency of a feature found in d of n
@@ -153,7 +124,6 @@ func (e *embedder) idf(d uint32, n int) float64 {
 // scratch space of the same length. A text without features known to the
 // index gives the zero vector.
 func (e *embedder) vector(dst []float32, vec []float64, df []uint32, n int) {
-	e.sort()
 	clear(vec)
 	dims := uint64(len(vec))
 	add := func(kindWeight float64) func(h uint64, tf int) {
@@ -169,8 +139,8 @@ func (e *embedder) vector(dst []float32, vec []float64, df []uint32, n int) {
 			vec[h%dims] += w
 		}
 	}
-	runs(e.toks, add(tokenWeight))
-	runs(e.grams, add(ngramWeight))
+	e.toks.each(add(tokenWeight))
+	e.grams.each(add(ngramWeight))
 	var ss float64
 	for _, v := range vec {
 		ss += float64(v * v) // the conversion forbids fused multiply-add, which would change the bits across platforms

@@ -88,17 +88,13 @@ func Build(docs []Doc, opt Options) *Index {
 		size += len(doc.Text)
 	}
 	ix.df = make([]uint32, dfTableSize(size))
-	stamp := make([]int32, len(ix.df))
-	p := int32(0)
 	for d, doc := range ix.docs {
 		for _, s := range spans[d] {
 			emb.reset()
 			runes = segments(doc.Text[s.start:s.end], runes, emb.segment)
-			emb.countDF(ix.df, stamp, p)
-			p++
+			emb.countDF(ix.df)
 		}
 	}
-	stamp = nil
 	ix.passages = make([]passage, 0, total)
 	ix.vecs = make([]float32, total*opt.Dims)
 	vec := make([]float64, opt.Dims)
