@@ -6,6 +6,7 @@
 #   bash bench/run.sh --smoke    small inputs, 1 repetition, < 1 min; leaves the doc alone
 #   bash bench/run.sh --count 5  more repetitions
 #   bash bench/run.sh --only compile,verify
+#   bash bench/run.sh --only retrieval   retrieval quality only (seconds)
 #
 # It builds agentlab and the benchmark driver (bench/cmd/agentlab-bench),
 # generates every input under bench/out/work (nothing is downloaded; the
@@ -17,13 +18,14 @@ cd "$(dirname "$0")/.."
 
 smoke=0
 args=()
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1; args+=(-smoke) ;;
     --count) args+=(-count "$2"); shift ;;
-    --only) args+=(-only "$2"); shift ;;
+    --only) only="$2"; shift ;;
     --profiles) args+=(-profiles "$2"); shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -68,12 +70,33 @@ else
   echo "note: actionlint $actionlint_version is not installed in $bench_cache/bin; the start-up stages are left out"
 fi
 
-echo "building agentlab and the benchmark driver…"
-go build -o "$out/agentlab" ./cmd/agentlab
-go build -o "$out/agentlab-bench" ./bench/cmd/agentlab-bench
+
+# The retrieval stage is not timed: it measures ranking quality (recall@5,
+# MRR) on the labelled corpus under bench/testdata/retrieval and writes its
+# own section of docs/performance.md. --only splits between it and the
+# timed stages of the driver.
+run_timed=1
+run_retrieval=1
+if [ -n "$only" ]; then
+  rest=$(echo "$only" | tr ',' '\n' | grep -vx 'retrieval' | paste -sd, - || true)
+  case ",$only," in *,retrieval,*) ;; *) run_retrieval=0 ;; esac
+  if [ -n "$rest" ]; then args+=(-only "$rest"); else run_timed=0; fi
+fi
 
 doc=()
 if [ "$smoke" = 0 ]; then
   doc=(-doc docs/performance.md)
 fi
-AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" -out "$out" "${doc[@]}" "${args[@]}"
+
+if [ "$run_timed" = 1 ]; then
+  echo "building agentlab and the benchmark driver…"
+  go build -o "$out/agentlab" ./cmd/agentlab
+  go build -o "$out/agentlab-bench" ./bench/cmd/agentlab-bench
+  AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" -out "$out" "${doc[@]}" "${args[@]}"
+fi
+
+if [ "$run_retrieval" = 1 ]; then
+  echo "retrieval quality on the labelled corpus…"
+  go build -o "$out/retrieval-quality" ./bench/cmd/retrieval-quality
+  "$out/retrieval-quality" "${doc[@]}" | tee "$out/retrieval.md"
+fi

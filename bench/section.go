@@ -18,18 +18,31 @@ const (
 // top. Markers out of order, or present more than once, are an error:
 // rewriting then could destroy text someone wrote by hand.
 func ReplaceSection(doc, body string) (string, error) {
-	nb, ne := strings.Count(doc, BeginMarker), strings.Count(doc, EndMarker)
-	block := BeginMarker + "\n" + strings.TrimRight(body, "\n") + "\n" + EndMarker
-	switch {
-	case nb == 0 && ne == 0:
+	if !strings.Contains(doc, BeginMarker) && !strings.Contains(doc, EndMarker) {
+		block := BeginMarker + "\n" + strings.TrimRight(body, "\n") + "\n" + EndMarker
 		title, rest, _ := strings.Cut(doc, "\n")
 		return title + "\n\n" + block + "\n" + rest, nil
-	case nb != 1 || ne != 1:
-		return "", fmt.Errorf("expected one %s and one %s, found %d and %d", BeginMarker, EndMarker, nb, ne)
 	}
-	i, j := strings.Index(doc, BeginMarker), strings.Index(doc, EndMarker)
+	return ReplaceMarked(doc, BeginMarker, EndMarker, body)
+}
+
+// The retrieval quality table has its own markers in docs/performance.md.
+const (
+	RetrievalBegin = "<!-- retrieval:begin -->"
+	RetrievalEnd   = "<!-- retrieval:end -->"
+)
+
+// ReplaceMarked returns doc with the text between begin and end replaced
+// by body. Both markers must be there, once each and in order.
+func ReplaceMarked(doc, begin, end, body string) (string, error) {
+	nb, ne := strings.Count(doc, begin), strings.Count(doc, end)
+	if nb != 1 || ne != 1 {
+		return "", fmt.Errorf("expected one %s and one %s, found %d and %d", begin, end, nb, ne)
+	}
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
 	if j < i {
-		return "", fmt.Errorf("%s comes before %s", EndMarker, BeginMarker)
+		return "", fmt.Errorf("%s comes before %s", end, begin)
 	}
-	return doc[:i] + block + doc[j+len(EndMarker):], nil
+	block := begin + "\n" + strings.TrimRight(body, "\n") + "\n" + end
+	return doc[:i] + block + doc[j+len(end):], nil
 }

@@ -102,6 +102,10 @@ var codeCases = []codeCase{
 	{code: "W-GRAPH-UNREACHABLE", want: "6:10", flow: hdr + "  - {id: a, type: input}\n  - {id: b, type: output}\n  - {id: c, type: output}\nedges:\n  - a -> b\n"},
 	{code: "W-GRAPH-PORT-UNUSED", want: "7:14", flow: hdr + "  - id: b\n    type: branch\n    cases: [{when: 'true', port: hit}]\n    default: miss\n  - {id: o, type: output}\nedges:\n  - b.hit -> o\n"},
 	{code: "W-GRAPH-NO-OUTPUT", want: "3:1", flow: hdr + "  - {id: a, type: input}\n"},
+	{code: "E-SCHEMA-EXCLUSIVE", want: "8:5", flow: hdr + "  - id: r\n    type: retrieve\n    from: kb\n    query: refund\n    rerank_candidates: 5\n",
+		files: map[string]string{"kb/a.md": "refunds"}},
+	{code: "W-RET-ALPHA", want: "8:5", flow: hdr + "  - id: r\n    type: retrieve\n    from: kb\n    query: refund\n    alpha: 0.7\n",
+		files: map[string]string{"kb/a.md": "refunds"}},
 	{code: "W-SOURCE-MISSING", want: "4:24", flow: "agentlab: 1\nname: t\nsources:\n  s: {kind: csv, path: nope.csv}\nnodes: [{id: o, type: output}]\n"},
 	// Governance, at the declared tier or via Options.Tier
 	{code: "E-GOV-SUPERVISOR", tier: "governed", want: "5:11", flow: hdr + "  - id: s\n    type: supervisor\n    prompt: go\n    workers: [{id: w, role: r}]\n"},

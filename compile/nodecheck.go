@@ -132,6 +132,8 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 		}
 	case "human":
 		f.checkForm(n)
+	case "retrieve":
+		f.checkRetrieve(n) // retrievealpha.go
 	case "tool":
 		if t := n.str("tool"); t != "" {
 			f.checkTool(v.Get("tool"), t, false)

@@ -166,6 +166,9 @@ var typeFields = map[string][]*field{
 		fTmpl("query").required(),
 		fInt("top_k").dflt(int64(5)).atLeast(1).atMost(1000),
 		fNum("alpha").dflt(0.5).atLeast(0).atMost(1),
+		fStr("embed_model"),
+		fStr("rerank_model"),
+		fInt("rerank_candidates").atLeast(1).atMost(200),
 	},
 	"transform": {
 		fExpr("expr", expr.Transform).required(),

@@ -43,4 +43,7 @@ type KnowledgeHit struct {
 	BM25  float64 `json:"bm25"`
 	Embed float64 `json:"embed"`
 	Score float64 `json:"score"`
+	// Rerank is the rerank model's relevance score, when the retrieve
+	// node reranked its hits (they are then in this order).
+	Rerank *float64 `json:"rerank,omitempty"`
 }

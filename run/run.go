@@ -405,8 +405,9 @@ func execute(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, i
 		Plan: p, Inputs: inputs, Seed: cp.Seed, Parallel: cp.Parallel,
 		Recorder: recorder{rl}, Model: model{prov}, DefaultModel: cp.Model,
 		MemoryDir: memDir, Actor: cp.Actor, Prior: prior, Observe: observe,
-		Host:    host,
-		Sources: ev.sources, Ledger: ev.ledger, Unfinished: ev.unfinished, GetArtifact: ev.get, BaseDir: cp.BaseDir, Kind: cp.Kind,
+		Host:      host,
+		Retrieval: provider.NewRetrievalModels(provider.Options{BaseDir: cp.BaseDir}),
+		Sources:   ev.sources, Ledger: ev.ledger, Unfinished: ev.unfinished, GetArtifact: ev.get, BaseDir: cp.BaseDir, Kind: cp.Kind,
 	})
 	if err != nil {
 		return nil, refused(rl, &UsageError{err})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -37,6 +38,8 @@ as the plan names them, source, card and subflow paths relative to the
 original flow's directory — so write it next to the original flow, and lint
 it (it lints clean where the original did). Ports of a branch left without
 an edge keep their case (taking one ends that path, W-GRAPH-PORT-UNUSED).
+A retrieve node's alpha from a plan compiled before alpha was reversed is
+written as 1 − alpha, which gives the same mix today.
 Without -o, or with -o -, the flow goes to standard output. An existing file
 is kept unless --force.
 
@@ -282,7 +285,7 @@ func flowNodes(nodes []plan.Node, ran map[string]bool) []any {
 		lang := compile.NodeSpecKeys(n.Type)
 		for _, k := range keys {
 			if lang(k) {
-				add(k, wholeNumbers(n.Spec[k]))
+				add(k, wholeNumbers(specValue(n, k)))
 			}
 		}
 		if n.Body != nil {
@@ -315,4 +318,17 @@ func jsonObject(v any) any {
 	var out any
 	_ = json.Unmarshal(b, &out)
 	return out
+}
+
+// specValue is what the flow writes for key k of n: the plan's value,
+// except a retrieve node's alpha in a plan compiled before alpha was
+// reversed (no scoring mark), which is written in today's convention so
+// the extracted flow ranks as the run did.
+func specValue(n plan.Node, k string) any {
+	if n.Type == "retrieve" && k == "alpha" {
+		if _, marked := n.Spec["scoring"]; !marked {
+			return math.Round((1-n.Float("alpha"))*1e9) / 1e9 // 0.3, not 0.30000000000000004
+		}
+	}
+	return n.Spec[k]
 }

@@ -3,11 +3,13 @@ package engine
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/plan"
+	"github.com/agentlab/agentlab/run/retrieve"
 )
 
 func TestRetrieveAndQuote(t *testing.T) {
@@ -64,5 +66,43 @@ func TestRetrieveAndQuote(t *testing.T) {
 	res, _ = run(t, p, map[string]any{"q": "x"}, func(c *Config) { c.BaseDir = filepath.Join(dir, "nowhere") })
 	if res.Status != StatusFailed || !strings.Contains(res.Err.Error(), "notes") {
 		t.Errorf("missing folder: %s %v", res.Status, res.Err)
+	}
+}
+
+// TestRetrieveAlphaOfPlanCompiledBeforeTheFlip runs a plan written before
+// alpha was reversed (no scoring mark): its alpha still weights BM25, so
+// "alpha 0" there is pure vector and finds a passage by a part of a word,
+// exactly as alpha 1 does in a plan that carries the mark.
+func TestRetrieveAlphaOfPlanCompiledBeforeTheFlip(t *testing.T) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes")
+	if err := os.MkdirAll(notes, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(notes, "ship.md"), []byte("Standard shipping takes three to five working days.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hitsOf := func(alpha float64, marked bool) []any {
+		t.Helper()
+		args := []any{"from", "notes", "query", "shippin", "alpha", alpha}
+		if marked {
+			args = append(args, "scoring", retrieve.Scoring)
+		}
+		p := mkPlan([]plan.Node{nd("search", "retrieve", args...)}, nil)
+		res, rec := run(t, p, nil, func(c *Config) { c.BaseDir = dir })
+		if res.Status != StatusSucceeded {
+			t.Fatal(res.Err)
+		}
+		return finishedData(t, rec, "search")["output"].(map[string]any)["hits"].([]any)
+	}
+	if h := hitsOf(0, true); len(h) != 0 {
+		t.Errorf("alpha 0 (pure keyword) found %v for a word the folder does not hold", h)
+	}
+	if h := hitsOf(1, false); len(h) != 0 {
+		t.Errorf("unmarked alpha 1 (old pure keyword) found %v", h)
+	}
+	vec, old := hitsOf(1, true), hitsOf(0, false)
+	if len(vec) != 1 || !reflect.DeepEqual(vec, old) {
+		t.Errorf("pure vector: marked alpha 1 gave %v, unmarked alpha 0 gave %v", vec, old)
 	}
 }

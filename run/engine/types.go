@@ -183,6 +183,9 @@ type Config struct {
 	// GetArtifact reads a stored artifact (evidence of an earlier attempt
 	// of a resumed run); nil means only this attempt's evidence is known.
 	GetArtifact func(hashid.ID) ([]byte, error)
+	// Retrieval embeds and reranks for retrieve nodes that name an
+	// embed_model or a rerank_model; nil makes such a node fail.
+	Retrieval RetrievalModels
 	// Host is what agent, supervisor, code and human nodes use from the
 	// machine and the person at it: tools, permissions, the sandbox, the
 	// clock and prompts (host.go).

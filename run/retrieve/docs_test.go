@@ -27,6 +27,8 @@ func TestDocs(t *testing.T) {
 		fmt.Sprintf("k1 = %g, b = %g", K1, B),
 		fmt.Sprintf("`%g` (the default)", DefaultAlpha),
 		"At most 10,000 documents, 4 MiB per file and 64 MiB in total",
+		"`0` is pure keyword (BM25), `1` pure vector",
+		fmt.Sprintf("%d-grams and %d-grams of every word", ngramSizes[0], ngramSizes[1]),
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("docs/retrieve.md does not say %q", want)

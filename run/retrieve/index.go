@@ -55,6 +55,7 @@ type Index struct {
 	terms    map[string]int32 // token → term id
 	postings [][]posting      // by term id, each in passage order
 	vecs     []float32        // len(passages) × dims, unit vectors
+	df       []uint32         // embedding features' document frequencies, by hash slot
 	dims     int
 	avgLen   float64
 }
@@ -71,26 +72,38 @@ func Build(docs []Doc, opt Options) *Index {
 	// ids seen, in first-seen order (reset after each passage).
 	var counts []int32
 	var seen []int32
-	emb := newEmbedder(opt.Dims)
+	st := newStemmer()
+	emb := newEmbedder(st)
 	var runes []rune
 	var bbuf []byte
 	var totalLen int
 	// Split first, so that the embedding matrix is allocated once at its
-	// final size rather than copied as it grows.
+	// final size rather than copied as it grows; then count the embedding
+	// features' document frequencies, which weigh every vector.
 	spans := make([][]span, len(ix.docs))
-	total := 0
+	total, size := 0, 0
 	for d, doc := range ix.docs {
 		spans[d] = passages(doc.Text, opt.MaxPassageChars)
 		total += len(spans[d])
+		size += len(doc.Text)
+	}
+	ix.df = make([]uint32, dfTableSize(size))
+	for d, doc := range ix.docs {
+		for _, s := range spans[d] {
+			emb.reset()
+			runes = segments(doc.Text[s.start:s.end], runes, emb.segment)
+			emb.countDF(ix.df)
+		}
 	}
 	ix.passages = make([]passage, 0, total)
 	ix.vecs = make([]float32, total*opt.Dims)
+	vec := make([]float64, opt.Dims)
 	for d, doc := range ix.docs {
 		for _, s := range spans[d] {
 			emb.reset()
 			length := 0
 			runes = segments(doc.Text[s.start:s.end], runes, func(seg []rune, cjk bool) {
-				bbuf = segmentTokens(seg, cjk, bbuf, func(tok []byte) {
+				bbuf = segmentTokens(seg, cjk, st, bbuf, func(tok []byte) {
 					id, ok := ix.terms[string(tok)]
 					if !ok {
 						id = int32(len(ix.postings))
@@ -113,7 +126,7 @@ func Build(docs []Doc, opt Options) *Index {
 			}
 			seen = seen[:0]
 			ix.passages = append(ix.passages, passage{doc: d, start: s.start, end: s.end, length: length})
-			emb.normalised(ix.vecs[int(p)*opt.Dims : int(p+1)*opt.Dims])
+			emb.vector(ix.vecs[int(p)*opt.Dims:int(p+1)*opt.Dims], vec, ix.df, total)
 			totalLen += length
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // marks is a word; a run of CJK characters (Han, Hiragana, Katakana,
 // Hangul) is a CJK segment; everything else separates. Letters are
 // lowercased and full-width ASCII (ＡＢＣ１２３) is folded to ASCII.
-// A word segment is one token; a CJK segment gives its overlapping
+// A word segment is one token, stemmed (stem.go); a CJK segment gives its overlapping
 // character bigrams (销售额 → 销售, 售额) or, when it is one character
 // long, that character. Bigrams are the usual dictionary-free answer to
 // Chinese having no spaces: any two-character word in a query matches
@@ -75,12 +75,15 @@ func segments(s string, buf []rune, fn func(seg []rune, cjk bool)) []rune {
 }
 
 // segmentTokens calls fn with the tokens of one segment, as UTF-8 bytes in
-// a reused buffer (the callee copies what it keeps).
-func segmentTokens(seg []rune, cjk bool, buf []byte, fn func(tok []byte)) []byte {
+// a reused buffer (the callee copies what it keeps); a word is stemmed.
+func segmentTokens(seg []rune, cjk bool, st *stemmer, buf []byte, fn func(tok []byte)) []byte {
 	if !cjk || len(seg) == 1 {
 		buf = buf[:0]
 		for _, r := range seg {
 			buf = utf8.AppendRune(buf, r)
+		}
+		if !cjk {
+			buf = st.stem(buf)
 		}
 		fn(buf)
 		return buf
@@ -93,12 +96,14 @@ func segmentTokens(seg []rune, cjk bool, buf []byte, fn func(tok []byte)) []byte
 	return buf
 }
 
-// Tokens returns the search tokens of s, in order, as BM25 sees them.
+// Tokens returns the search tokens of s, in order, as BM25 sees them
+// (words stemmed).
 func Tokens(s string) []string {
 	var out []string
 	var bbuf []byte
+	st := newStemmer()
 	segments(s, nil, func(seg []rune, cjk bool) {
-		bbuf = segmentTokens(seg, cjk, bbuf, func(tok []byte) { out = append(out, string(tok)) })
+		bbuf = segmentTokens(seg, cjk, st, bbuf, func(tok []byte) { out = append(out, string(tok)) })
 	})
 	return out
 }

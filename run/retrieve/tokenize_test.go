@@ -19,6 +19,14 @@ func TestTokens(t *testing.T) {
 		{"GMV增长了12%", []string{"gmv", "增长", "长了", "12"}},
 		{"退款，配送", []string{"退款", "配送"}},
 		{"カタカナ", []string{"カタ", "タカ", "カナ"}},
+		// Stemming: English word forms meet; identifiers, short words,
+		// stop words and other scripts stay as written.
+		{"refunded refunds refunding Refund", []string{"refund", "refund", "refund", "refund"}},
+		// Not every pair meets (the embedding's n-grams join these).
+		{"deliveries delivering", []string{"deliveri", "deliv"}},
+		{"INV-7781 ERR4012 was", []string{"inv", "7781", "err4012", "was"}},
+		{"because during", []string{"because", "during"}},
+		{"Rückerstattung reembolso", []string{"rückerstattung", "reembolso"}},
 		{"   ", nil},
 		{"", nil},
 	}
