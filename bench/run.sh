@@ -6,6 +6,7 @@
 #   bash bench/run.sh --smoke    small inputs, 1 repetition, < 1 min; leaves the doc alone
 #   bash bench/run.sh --count 5  more repetitions
 #   bash bench/run.sh --only compile,verify
+#   bash bench/run.sh --only eval   agentlab eval next to promptfoo (bench/eval.sh)
 #
 # It builds agentlab and the benchmark driver (bench/cmd/agentlab-bench),
 # generates every input under bench/out/work (nothing is downloaded; the
@@ -16,14 +17,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 smoke=0
+count=""
+only=""
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1; args+=(-smoke) ;;
-    --count) args+=(-count "$2"); shift ;;
-    --only) args+=(-only "$2"); shift ;;
+    --count) count=$2; args+=(-count "$2"); shift ;;
+    --only) only=$2; shift ;;
     --profiles) args+=(-profiles "$2"); shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -54,4 +57,27 @@ doc=()
 if [ "$smoke" = 0 ]; then
   doc=(-doc docs/performance.md)
 fi
-AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" -out "$out" "${doc[@]}" "${args[@]}"
+# The eval stage is bench/eval.sh (it measures whole commands, next to a
+# peer from npm); every other stage is the driver's.
+eval_stage=1
+rest=()
+if [ -n "$only" ]; then
+  eval_stage=0
+  rest=()
+  IFS=, read -ra names <<<"$only"
+  for s in "${names[@]}"; do
+    if [ "$s" = eval ]; then eval_stage=1; else rest+=("$s"); fi
+  done
+  if [ "${#rest[@]}" -gt 0 ]; then
+    args+=(-only "$(IFS=,; echo "${rest[*]}")")
+  fi
+fi
+if [ -z "$only" ] || [ "${#rest[@]}" -gt 0 ]; then
+  AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" -out "$out" "${doc[@]}" "${args[@]}"
+fi
+if [ "$eval_stage" = 1 ]; then
+  eargs=()
+  if [ "$smoke" = 1 ]; then eargs+=(--smoke); else eargs+=(--doc docs/performance.md); fi
+  if [ -n "$count" ]; then eargs+=(--count "$count"); fi
+  bash bench/eval.sh "$out" "$PWD/$out/agentlab" "${eargs[@]}"
+fi
