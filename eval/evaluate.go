@@ -464,7 +464,8 @@ func runOne(ctx context.Context, o *Options, c Case, exp *expectations) (cr Case
 	return cr, cutShort
 }
 
-// expectations computes each question's expectation once per evaluation.
+// expectations computes each distinct expectation query once per
+// evaluation.
 type expectations struct {
 	o  Oracle
 	mu sync.Mutex
@@ -484,11 +485,14 @@ func (x *expectations) get(ctx context.Context, q *suite.Question) Expected {
 	if q.Expect.Kind != suite.KindSQL {
 		return Expected{}
 	}
+	// Keyed by the query and its source, not the question: questions that
+	// share a query share its one evaluation.
+	key := q.Expect.Source + "\x00" + q.Expect.SQL
 	x.mu.Lock()
-	oe, ok := x.m[q.ID]
+	oe, ok := x.m[key]
 	if !ok {
 		oe = &onceExpected{}
-		x.m[q.ID] = oe
+		x.m[key] = oe
 	}
 	x.mu.Unlock()
 	oe.once.Do(func() {

@@ -103,6 +103,11 @@ type Options struct {
 	// Warn, when set, receives the warnings found before any node runs
 	// (W-SCRIPT-NODE for a script provider); they never stop the run.
 	Warn func(diag.List)
+	// SourceCache, when set, shares the databases built from the flow's
+	// data files between the runs that use it (an evaluation's cases):
+	// each source is built once per version of its file. nil builds them
+	// for this run alone.
+	SourceCache *sources.Cache
 }
 
 // Outcome is how a run (or a resume) ended.
@@ -258,7 +263,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err := CheckMachine(); err != nil {
 		return nil, err
 	}
-	pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: baseDir, Actor: o.Actor}, o.Plan, o.Interaction)
+	pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: baseDir, Actor: o.Actor}, o.Plan, o.Interaction, o.SourceCache)
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/sources"
 )
 
 func init() { register("eval", newEvalCmd) }
@@ -229,7 +230,10 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		return exitf(exitUsage, "the estimated cost $%.4f is above the cap $%.4f; raise --max-cost (or settings.max_cost_usd), or run fewer variants or repeats", est.CostUSD, maxCost)
 	}
 
-	oracle, err := eval.NewSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)))
+	// One build of each data source serves the oracle and every case.
+	srcCache := sources.NewCache()
+	defer srcCache.Close()
+	oracle, err := eval.NewCachedSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)), srcCache)
 	if err != nil {
 		return runError(cmd, f.format, run.SourceLoadError(err, suite.FlowPath(s), filepath.Dir(suite.FlowPath(s))))
 	}
@@ -240,7 +244,8 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		actor = os.Getenv("USER")
 	}
 	fr := &flowrun.Runner{Plan: p, PlanHash: h, Flow: suite.FlowPath(s), SuiteDir: filepath.Dir(path),
-		DataDir: opts.DataDir, Answer: s.Answer, Actor: actor, Epoch: epoch, Provider: f.provider, Model: f.model}
+		DataDir: opts.DataDir, Answer: s.Answer, Actor: actor, Epoch: epoch, Provider: f.provider, Model: f.model,
+		Sources: srcCache}
 	if err := fr.Prepare(vs); err != nil {
 		return exitf(exitUsage, "%v", err)
 	}
