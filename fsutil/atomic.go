@@ -29,8 +29,10 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
+	if !Deferred(path) {
+		if err := f.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := f.Chmod(perm); err != nil {
 		return err
@@ -46,7 +48,12 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 }
 
 // SyncDir fsyncs a directory so that a rename inside it is durable.
+// During a group commit (DeferSync) a directory outside the kept one is
+// left to the commit's SyncFS.
 func SyncDir(dir string) error {
+	if Deferred(dir) {
+		return nil
+	}
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

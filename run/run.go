@@ -103,6 +103,14 @@ type Options struct {
 	// Warn, when set, receives the warnings found before any node runs
 	// (W-SCRIPT-NODE for a script provider); they never stop the run.
 	Warn func(diag.List)
+	// Replace, with Epoch, removes a run left under the derived id (by an
+	// evaluation attempt that was interrupted before it recorded the run)
+	// and makes it again under the same id, instead of failing with
+	// runlog.ErrExists. Under a fixed clock the new run is the same as the
+	// one it replaces would have been, so a resumed evaluation seals as an
+	// uninterrupted one. A run still held by a live process is never
+	// replaced.
+	Replace bool
 	// SourceCache, when set, shares the databases built from the flow's
 	// data files between the runs that use it (an evaluation's cases):
 	// each source is built once per version of its file. nil builds them
@@ -329,7 +337,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 			Provider: o.Provider, Model: o.Model, Seed: o.Seed, InputsHash: hashid.Sum(inBytes).String(),
 			Inputs: inBytes, Status: runlog.StatusRunning, Created: now, Started: now,
 		}
-		rl, err = create(o.DataDir, id, cp, rec)
+		rl, err = create(o.DataDir, id, cp, rec, o.Replace && o.Epoch != nil)
 		if err == nil {
 			break
 		}
@@ -563,7 +571,10 @@ func dataDirOf(rl *runlog.Run) string { return filepath.Dir(filepath.Dir(rl.Dir(
 // resumable and, with a derived run id (SOURCE_DATE_EPOCH), would block
 // the same run forever, so it is removed (under its lock) and created
 // afresh.
-func create(dataDir, id string, cp checkpoint, rec runlog.Record) (*runlog.Run, error) {
+//
+// With replace, any run left under the id is removed the same way (see
+// Options.Replace).
+func create(dataDir, id string, cp checkpoint, rec runlog.Record, replace bool) (*runlog.Run, error) {
 	rl, err := runlog.CreateWith(dataDir, id, cp, rec)
 	if err == nil || !errors.Is(err, runlog.ErrExists) {
 		return rl, err
@@ -574,7 +585,7 @@ func create(dataDir, id string, cp checkpoint, rec runlog.Record) (*runlog.Run, 
 	}
 	var prev checkpoint
 	cerr := old.ReadCheckpoint(&prev)
-	if cerr == nil || !errors.Is(cerr, fs.ErrNotExist) {
+	if !replace && (cerr == nil || !errors.Is(cerr, fs.ErrNotExist)) {
 		old.Close()
 		return nil, err
 	}

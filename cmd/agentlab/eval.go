@@ -163,6 +163,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		Timeout: f.timeout, MaxCostUSD: f.maxCost, DataDir: dataDir(f.dataDir), Resume: f.resume,
 		Epoch: epoch, Baseline: base, BaselineFile: f.baseline,
 		Config: map[string]any{"provider": f.provider, "model": f.model},
+		// Durable per batch of cases, not per file a case's run writes
+		// (docs/evals.md, "Durability").
+		GroupCommit: true,
 	}
 	if f.provider != "" {
 		if file, ok := strings.CutPrefix(f.provider, "script:"); ok {
