@@ -88,7 +88,7 @@ Examples:
 	fl.StringArrayVar(&f.variants, "variant", nil, "run only this variant (repeatable)")
 	fl.StringVar(&f.provider, "provider", "", "provider for every variant: mock|script:FILE|openai|anthropic")
 	fl.StringVar(&f.model, "model", "", "model for every variant")
-	fl.IntVar(&f.parallel, "parallel", 0, "cases run at once (default settings.parallel, else 1)")
+	fl.IntVar(&f.parallel, "parallel", 0, "cases run at once (default settings.parallel, else one per core for mock and script providers, 4 when a variant calls a remote model)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit per question, e.g. 90s (default settings.timeout_s)")
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "cost cap in USD: refuse an estimate above it, stop starting cases once spent")
 	fl.StringVar(&f.junit, "junit", "", "write JUnit XML to FILE")
@@ -215,6 +215,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	if f.estimate {
 		return nil
 	}
+	if opts.Parallel == 0 && s.Settings.Parallel == 0 {
+		opts.Parallel = eval.DefaultParallel(vs, "")
+	}
 	// A setting of this machine, or a mistake in agentlab.toml, that every
 	// case would trip over is refused once, before the evaluation is
 	// recorded, not reported per case; the configuration's diagnostics are
@@ -265,22 +268,19 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 			fmt.Fprintf(errw, "eval %s %s\n", id, verb)
 		}
 	}
-	opts.Progress = func(c eval.CaseResult) {
-		if quiet {
-			return
-		}
-		mark := "ok  "
-		if !c.Pass {
-			mark = "FAIL"
-		}
-		fmt.Fprintf(errw, "%s %s [%s #%d] %.0f ms\n", mark, c.Question, c.Variant, c.Repeat+1, c.Millis)
-		if global.verbose {
-			evalCaseDetail(errw, c)
-		}
+	var prog *evalProgress
+	if !quiet {
+		prog = newEvalProgress(errw, global.verbose)
+		opts.Pending = prog.begin
+		opts.Progress = prog.finished
+		defer prog.end()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := eval.Evaluate(ctx, opts)
+	if prog != nil {
+		prog.end() // the status line is done before the report is printed
+	}
 	if err != nil {
 		var le *runlog.LockedError
 		switch {
