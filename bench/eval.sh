@@ -8,7 +8,7 @@
 # block profile of agentlab at each size (AGENTLAB_CPUPROFILE,
 # AGENTLAB_BLOCKPROFILE), kept in bench/out/ with their -top listings.
 #
-#   bash bench/eval.sh OUT_DIR AGENTLAB_BIN [--smoke] [--count N] [--doc FILE]
+#   bash bench/eval.sh OUT_DIR AGENTLAB_BIN [--smoke] [--count N] [--sizes 1000,10000] [--doc FILE]
 #
 # bench/run.sh calls it; --smoke runs 50 questions once, without npm and
 # without profiles. promptfoo is installed from npm into
@@ -24,17 +24,18 @@ shift 2
 smoke=0
 count=3
 doc=""
+sizes=(1000 10000)
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1 ;;
     --count) count=$2; shift ;;
     --doc) doc=$2; shift ;;
+    --sizes) IFS=, read -ra sizes <<<"$2"; shift ;;
     *) echo "bench/eval.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
 done
 
-sizes=(1000 10000)
 if [ "$smoke" = 1 ]; then
   sizes=(50)
   count=1
