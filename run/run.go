@@ -86,6 +86,12 @@ type Options struct {
 	Parallel int
 	// OutDir receives outputs.json; "" means <data-dir>/out/<run-id>.
 	OutDir string
+	// NoExport leaves out the exported copies of the outputs (the out
+	// directory with outputs.json and issuance.json): an evaluation's case
+	// runs are read through their sealed record only, and thousands of
+	// out directories nobody opens cost a directory and two files each.
+	// The outputs stay in run.json and the events, under the seal.
+	NoExport bool
 	// Epoch, when set (SOURCE_DATE_EPOCH), fixes the clock and derives the
 	// run id from the plan, inputs, seed and provider.
 	Epoch *time.Time
@@ -327,6 +333,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		if abs, err := filepath.Abs(outDir); err == nil {
 			outDir = abs
 		}
+		if o.NoExport {
+			outDir = ""
+		}
 		cp = checkpoint{
 			Format: 1, Plan: o.PlanHash.String(), PlanBlob: planBlob.String(), Inputs: inBlob.String(),
 			Kind: o.Kind, Source: o.Source, BaseDir: baseDir, Provider: o.Provider, Model: o.Model,
@@ -476,15 +485,17 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 	// run.json with the seal, and once run.json holds a seal and says
 	// succeeded, resume changes nothing, so a failure after that point must
 	// not leave the exported copies missing.
-	if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
-		return nil, err
-	}
-	pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
-	if err := fsutil.WriteFileAtomic(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
-		return nil, err
-	}
-	if err := writeIssuance(cp.OutDir, out); err != nil {
-		return nil, err
+	if cp.OutDir != "" { // "": a run started with NoExport
+		if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
+			return nil, err
+		}
+		pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
+		if err := fsutil.WriteFileAtomic(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
+			return nil, err
+		}
+		if err := writeIssuance(cp.OutDir, out); err != nil {
+			return nil, err
+		}
 	}
 	_, h, err := rl.Seal(cp.Plan, func(rec *runlog.Record) {
 		rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier

@@ -122,7 +122,7 @@ func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
 		Inputs: c.Question.Inputs, Provider: r.provider(c.Variant), Model: model,
 		Seed: c.Variant.Seed + int64(c.Repeat), Actor: r.Actor, Origin: eval.KindEval, Epoch: r.Epoch,
 		Parallel: 1, Case: caseName(c), Question: c.Question.ID, SourceCache: r.Sources,
-		Replace: c.Resumed,
+		Replace: c.Resumed, NoExport: true,
 	}
 	out, err := run.Start(ctx, opts)
 	if err != nil && r.Epoch != nil && errors.Is(err, runlog.ErrExists) {
