@@ -1,6 +1,8 @@
 // Package fsutil holds the one way agentlab writes a file that must never
 // be seen half-written: temp file in the same directory, write, fsync,
-// rename over the target, fsync the directory.
+// rename over the target, fsync the directory; and the group commit
+// (DeferSync, SyncFS) that lets an evaluation replace the fsyncs of its
+// case runs with one flush per batch.
 //
 // Where it fits: docs/architecture.md#leaf-formats.
 package fsutil
