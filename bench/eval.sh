@@ -187,7 +187,7 @@ fi
 # The table.
 table="$out/eval.md"
 {
-  echo "## Eval against promptfoo"
+  echo "### Latest measurement"
   echo
   echo "Written by \`bench/run.sh\` (\`bench/eval.sh\`) on $(date -u '+%Y-%m-%d %H:%M UTC'): $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $count repetition(s), agentlab and promptfoo $pfver alternating, each in its own process; default data dir (\`./.agentlab\`, fsync on), default \`--parallel\`. Figures are medians; CPU is user + system time; RSS is the peak resident set."
   echo
