@@ -2,17 +2,21 @@
 # Measures the performance budgets of docs/performance.md and rewrites the summary at
 # the top of docs/performance.md (between the bench markers).
 #
-#   bash bench/run.sh            full run: 5 repetitions, < 15 min on 2 cores
+#   bash bench/run.sh            full run: 5 repetitions, < 15 min on 2 cores,
+#                                plus 10-20 min for the eval stage (3 repetitions)
 #   bash bench/run.sh --smoke    small inputs, 1 repetition, < 1 min; leaves the doc alone
 #   bash bench/run.sh --count 5  more repetitions
 #   bash bench/run.sh --only compile,verify
 #   bash bench/run.sh --only eval   agentlab eval next to promptfoo (bench/eval.sh)
 #
 # It builds agentlab and the benchmark driver (bench/cmd/agentlab-bench),
-# generates every input under bench/out/work (nothing is downloaded; the
-# inputs are removed at the end), runs each measurement next to its floor,
-# each side in its own process, and prints the table. CPU profiles and the
-# table are kept in bench/out/ (gitignored).
+# generates every input under bench/out/work (nothing is downloaded but
+# the eval stage's peer, promptfoo, which a full run installs once from npm
+# into ~/.cache/agentlab-bench; the inputs are removed at the end), runs
+# each measurement next to its floor, each side in its own process, and
+# prints the table. CPU profiles and the table are kept in bench/out/
+# (gitignored). The eval stage (bench/eval.sh) writes its own table between
+# the bench-eval markers of docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +30,7 @@ while [ $# -gt 0 ]; do
     --count) count=$2; args+=(-count "$2"); shift ;;
     --only) only=$2; shift ;;
     --profiles) args+=(-profiles "$2"); shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
