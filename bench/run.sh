@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
     --count) count=$2; args+=(-count "$2"); shift ;;
     --only) only=$2; shift ;;
     --profiles) args+=(-profiles "$2"); shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
