@@ -81,6 +81,8 @@ func Load(ctx context.Context, baseDir string, srcs map[string]plan.Source) (*DB
 	return load(ctx, baseDir, srcs, nil)
 }
 
+// load is Load and LoadCached: with a cache the private databases live in
+// it (and outlive db); without one db gets a temporary directory of its own.
 func load(ctx context.Context, baseDir string, srcs map[string]plan.Source, cache *Cache) (*DB, error) {
 	db := &DB{sources: map[string]*source{}}
 	if cache == nil {
