@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The eval stage of bench/run.sh: `agentlab eval` over generated suites of
-# 1,000 and 10,000 questions (a one-llm-node flow on the mock, a 100-row
-# CSV source, one `sql:` expectation per question), next to promptfoo
+# 1,000 and 10,000 questions (a one-llm-node flow on the mock, a CSV
+# source with one row per question, one `sql:` expectation per question
+# that reads its row), next to promptfoo
 # 0.110.0 running the same questions (its echo provider, one `contains`
 # assertion each), alternately, each in its own process, timed with
 # /usr/bin/time (wall, user + system CPU, peak RSS). Then one CPU and one
@@ -101,10 +102,10 @@ nodes:
 edges:
   - answer -> out
 EOF
-  awk 'BEGIN { print "region,amount"; for (i = 1; i <= 100; i++) printf "r%d,%d\n", i, i * 7 }' >"$d/sales.csv"
+  awk -v n="$n" 'BEGIN { print "id,value"; for (i = 0; i < n; i++) printf "%d,%d\n", i, 10000 + i }' >"$d/sales.csv"
   awk -v n="$n" 'BEGIN {
     print "eval: 1\nname: bench\nflow: flow.yml\nquestions:"
-    for (i = 0; i < n; i++) printf "  - id: q%d\n    inputs: {question: \"What is %d?\"}\n    expect: {sql: \"SELECT %d\"}\n", i, 10000 + i, 10000 + i
+    for (i = 0; i < n; i++) printf "  - id: q%d\n    inputs: {question: \"What is %d?\"}\n    expect: {sql: \"SELECT value FROM sales WHERE id = %d\"}\n", i, 10000 + i, i
   }' >"$d/bench.eval.yml"
   awk -v n="$n" 'BEGIN {
     print "description: bench\nprompts:\n  - \"What is {{value}}?\"\nproviders:\n  - echo\ntests:"

@@ -14,8 +14,9 @@ import (
 	"time"
 )
 
-// evalKillSuite writes a flow with a CSV source and a suite of n
-// questions, one SQL expectation each, and returns the suite's path.
+// evalKillSuite writes a flow with a CSV source of n rows and a suite of
+// n questions, each expecting the value of its row, and returns the
+// suite's path.
 func evalKillSuite(t *testing.T, n int) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -38,13 +39,13 @@ edges:
   - answer -> out
 `
 	var csv, suite strings.Builder
-	csv.WriteString("region,amount\n")
-	for i := 1; i <= 20; i++ {
-		fmt.Fprintf(&csv, "r%d,%d\n", i, i*7)
+	csv.WriteString("id,value\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&csv, "%d,%d\n", i, 5000+i)
 	}
 	suite.WriteString("eval: 1\nname: kill-eval\nflow: flow.yml\nquestions:\n")
 	for i := 0; i < n; i++ {
-		fmt.Fprintf(&suite, "  - id: q%d\n    inputs: {question: \"What is %d?\"}\n    expect: {sql: \"SELECT %d\"}\n", i, 5000+i, 5000+i)
+		fmt.Fprintf(&suite, "  - id: q%d\n    inputs: {question: \"What is %d?\"}\n    expect: {sql: \"SELECT value FROM sales WHERE id = %d\"}\n", i, 5000+i, i)
 	}
 	for name, body := range map[string]string{"flow.yml": flow, "sales.csv": csv.String(), "k.eval.yml": suite.String()} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
