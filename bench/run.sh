@@ -2,30 +2,37 @@
 # Measures the performance budgets of docs/performance.md and rewrites the summary at
 # the top of docs/performance.md (between the bench markers).
 #
-#   bash bench/run.sh            full run: 5 repetitions, < 15 min on 2 cores
+#   bash bench/run.sh            full run: 5 repetitions, < 15 min on 2 cores,
+#                                plus 10-20 min for the eval stage (3 repetitions)
 #   bash bench/run.sh --smoke    small inputs, 1 repetition, < 1 min; leaves the doc alone
 #   bash bench/run.sh --count 5  more repetitions
 #   bash bench/run.sh --only compile,verify
 #   bash bench/run.sh --only retrieval   retrieval quality only (seconds)
+#   bash bench/run.sh --only eval   agentlab eval next to promptfoo (bench/eval.sh)
 #
 # It builds agentlab and the benchmark driver (bench/cmd/agentlab-bench),
-# generates every input under bench/out/work (nothing is downloaded; the
-# inputs are removed at the end), runs each measurement next to its floor,
-# each side in its own process, and prints the table. CPU profiles and the
-# table are kept in bench/out/ (gitignored).
+# generates every input under bench/out/work (nothing is downloaded but
+# two peers that a full run installs once into ~/.cache/agentlab-bench:
+# promptfoo from npm for the eval stage, actionlint from the Go module proxy
+# for the start-up stages; the inputs are removed at the end), runs
+# each measurement next to its floor, each side in its own process, and
+# prints the table. CPU profiles and the table are kept in bench/out/
+# (gitignored). The eval stage (bench/eval.sh) writes its own table between
+# the bench-eval markers of docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 smoke=0
-args=()
+count=""
 only=""
+args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) smoke=1; args+=(-smoke) ;;
-    --count) args+=(-count "$2"); shift ;;
-    --only) only="$2"; shift ;;
+    --count) count=$2; args+=(-count "$2"); shift ;;
+    --only) only=$2; shift ;;
     --profiles) args+=(-profiles "$2"); shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -88,15 +95,47 @@ if [ "$smoke" = 0 ]; then
   doc=(-doc docs/performance.md)
 fi
 
-if [ "$run_timed" = 1 ]; then
+# --only splits between the driver's timed stages, the retrieval quality
+# stage (not timed: recall@5 and MRR on the labelled corpus under
+# bench/testdata/retrieval, its own section of docs/performance.md) and the
+# eval stage (bench/eval.sh: whole commands next to a peer from npm, its
+# own table between the bench-eval markers).
+run_timed=1
+run_retrieval=1
+run_eval=1
+if [ -n "$only" ]; then
+  run_timed=0 run_retrieval=0 run_eval=0
+  rest=()
+  IFS=, read -ra names <<<"$only"
+  for s in "${names[@]}"; do
+    case "$s" in
+      eval) run_eval=1 ;;
+      retrieval) run_retrieval=1 ;;
+      *) rest+=("$s") ;;
+    esac
+  done
+  if [ "${#rest[@]}" -gt 0 ]; then
+    run_timed=1
+    args+=(-only "$(IFS=,; echo "${rest[*]}")")
+  fi
+fi
+
+if [ "$run_timed" = 1 ] || [ "$run_eval" = 1 ]; then
   echo "building agentlab and the benchmark driver…"
   go build -o "$out/agentlab" ./cmd/agentlab
   go build -o "$out/agentlab-bench" ./bench/cmd/agentlab-bench
+fi
+if [ "$run_timed" = 1 ]; then
   AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" -out "$out" "${doc[@]}" "${args[@]}"
 fi
-
 if [ "$run_retrieval" = 1 ]; then
   echo "retrieval quality on the labelled corpus…"
   go build -o "$out/retrieval-quality" ./bench/cmd/retrieval-quality
   "$out/retrieval-quality" "${doc[@]}" | tee "$out/retrieval.md"
+fi
+if [ "$run_eval" = 1 ]; then
+  eargs=()
+  if [ "$smoke" = 1 ]; then eargs+=(--smoke); else eargs+=(--doc docs/performance.md); fi
+  if [ -n "$count" ]; then eargs+=(--count "$count"); fi
+  bash bench/eval.sh "$out" "$PWD/$out/agentlab" "${eargs[@]}"
 fi

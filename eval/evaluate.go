@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/runlog"
@@ -54,7 +55,24 @@ type Options struct {
 	Progress func(CaseResult)
 	// Started is called with the evaluation id before the first case.
 	Started func(id string, resumed bool)
+	// Pending, when set, is called with the number of cases this attempt
+	// will run (those not recorded yet), before the first one starts.
+	Pending func(n int)
+	// GroupCommit makes a recorded evaluation durable per batch of cases
+	// instead of per file its case runs write: the runs skip their fsyncs
+	// and one flush of the file system (fsutil.SyncFS) precedes each
+	// batch's eval.case events (docs/evals.md, "Durability"). Ignored
+	// where fsutil.CanSyncFS is false.
+	GroupCommit bool
 }
+
+// Bounds of a batch of recorded cases: it is committed once it holds
+// batchCases cases or its first case has waited batchWait, and when the
+// evaluation ends.
+const (
+	batchCases = 100
+	batchWait  = time.Second
+)
 
 // ErrResumeNothing says --resume found no evaluation of this configuration.
 var ErrResumeNothing = errors.New("no evaluation of this suite with these options to resume")
@@ -206,16 +224,31 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 	todo := make([]Case, 0, len(cases))
 	for _, c := range cases {
 		if _, ok := done[c.Key()]; !ok {
+			c.Resumed = o.Resume
 			todo = append(todo, c)
 		}
 	}
+	if o.Pending != nil {
+		o.Pending(len(todo))
+	}
+	// With a group commit the case runs skip their fsyncs and each batch
+	// is flushed at once before it is recorded; the summary, the cases
+	// artifact and the seal are then written with every fsync, as usual.
+	var commit func() error
+	endGroup := func() {}
+	if rec != nil && o.GroupCommit && fsutil.CanSyncFS {
+		endGroup = fsutil.DeferSync(rec.rl.Dir())
+		commit = func() error { return fsutil.SyncFS(o.DataDir) }
+	}
+	defer endGroup()
 	// Cases not started (cost cap, cancellation) are simply absent from
 	// done; assemble counts them as unrun.
 	prior := 0.0
 	for _, c := range done {
 		prior += c.CostUSD
 	}
-	got, err := runCases(ctx, &o, todo, rec, prior)
+	got, err := runCases(ctx, &o, todo, rec, prior, commit)
+	endGroup()
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +301,7 @@ func assemble(res *Result, cases []Case, done map[Key]CaseResult, o Options) *Re
 // cases; those not started (cost cap or cancellation) are absent.
 // spent is what earlier attempts of a resumed evaluation cost: the cap is
 // on the whole evaluation.
-func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent float64) (map[Key]CaseResult, error) {
+func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent float64, commit func() error) (map[Key]CaseResult, error) {
 	par := o.Parallel
 	if par <= 0 {
 		par = o.Suite.Settings.Parallel
@@ -290,7 +323,7 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 	out := make(map[Key]CaseResult, len(todo))
 	writeErr := make(chan error, 1)
 	go func() {
-		writeErr <- writeCases(results, rec, out, o.Progress)
+		writeErr <- writeCases(results, rec, commit, out, o.Progress)
 	}()
 	for w := 0; w < min(par, len(todo)); w++ {
 		wg.Add(1)
@@ -340,41 +373,55 @@ type finishedCase struct {
 // writeCases drains results into out, recording them in batches and in
 // the order of the cases, whatever order the workers finish them in, so
 // that the record's events, and with them the seal, are the same with
-// --parallel 1 and 8. A case that finished early waits in memory for the
-// ones before it; if the evaluation is killed meanwhile, --resume runs it
+// --parallel 1 and 8. A batch is recorded once it holds batchCases cases,
+// once its first case has waited batchWait, and at the end; commit, when
+// set, runs first (the group commit's flush). A case that finished early
+// waits in memory for the ones before it, and a finished case waits for
+// its batch; if the evaluation is killed meanwhile, --resume runs it
 // again. Progress is reported as cases finish. After a write error it
 // keeps draining (so workers never block) and returns the first error.
-func writeCases(results <-chan finishedCase, rec *recorder, out map[Key]CaseResult, progress func(CaseResult)) error {
+func writeCases(results <-chan finishedCase, rec *recorder, commit func() error, out map[Key]CaseResult, progress func(CaseResult)) error {
 	var firstErr error
 	waiting := map[int]*CaseResult{}
 	skipped := map[int]bool{}
 	next := 0
-	batch := make([]*CaseResult, 0, 64)
+	batch := make([]*CaseResult, 0, batchCases)
+	var due <-chan time.Time
+	flush := func() {
+		due = nil
+		if len(batch) == 0 {
+			return
+		}
+		if firstErr == nil {
+			switch {
+			case rec == nil:
+				for _, c := range batch {
+					if _, err := c.seal(); err != nil && firstErr == nil {
+						firstErr = err
+					}
+				}
+			case commit != nil:
+				if firstErr = commit(); firstErr == nil {
+					firstErr = rec.addCases(batch)
+				}
+			default:
+				firstErr = rec.addCases(batch)
+			}
+		}
+		for _, c := range batch {
+			out[c.Key()] = *c
+		}
+		batch = batch[:0]
+	}
 	take := func(f finishedCase) {
 		if f.result == nil {
 			skipped[f.index] = true
-			return
-		}
-		waiting[f.index] = f.result
-		if progress != nil {
-			progress(*f.result)
-		}
-	}
-	for f := range results {
-		take(f)
-	more:
-		for {
-			select {
-			case g, ok := <-results:
-				if !ok {
-					break more
-				}
-				take(g)
-			default:
-				break more
+		} else {
+			waiting[f.index] = f.result
+			if progress != nil {
+				progress(*f.result)
 			}
 		}
-		batch = batch[:0]
 		for {
 			if skipped[next] {
 				delete(skipped, next)
@@ -383,31 +430,34 @@ func writeCases(results <-chan finishedCase, rec *recorder, out map[Key]CaseResu
 			}
 			c, ok := waiting[next]
 			if !ok {
-				break
+				return
 			}
 			delete(waiting, next)
 			batch = append(batch, c)
 			next++
-		}
-		if len(batch) == 0 {
-			continue
-		}
-		if firstErr == nil {
-			if rec != nil {
-				firstErr = rec.addCases(batch)
-			} else {
-				for _, c := range batch {
-					if _, err := c.seal(); err != nil && firstErr == nil {
-						firstErr = err
-					}
-				}
+			if len(batch) == 1 {
+				due = time.After(batchWait)
+			}
+			if len(batch) >= batchCases {
+				flush()
 			}
 		}
-		for _, c := range batch {
-			out[c.Key()] = *c
+	}
+	for {
+		select {
+		case f, ok := <-results:
+			if !ok {
+				flush()
+				return firstErr
+			}
+			take(f)
+			if rec == nil {
+				flush() // nothing to commit: in memory, every case at once
+			}
+		case <-due:
+			flush()
 		}
 	}
-	return firstErr
 }
 
 // runOne runs, scores and judges one case. cutShort reports that the
@@ -464,7 +514,8 @@ func runOne(ctx context.Context, o *Options, c Case, exp *expectations) (cr Case
 	return cr, cutShort
 }
 
-// expectations computes each question's expectation once per evaluation.
+// expectations computes each distinct expectation query once per
+// evaluation.
 type expectations struct {
 	o  Oracle
 	mu sync.Mutex
@@ -484,11 +535,14 @@ func (x *expectations) get(ctx context.Context, q *suite.Question) Expected {
 	if q.Expect.Kind != suite.KindSQL {
 		return Expected{}
 	}
+	// Keyed by the query and its source, not the question: questions that
+	// share a query share its one evaluation.
+	key := q.Expect.Source + "\x00" + q.Expect.SQL
 	x.mu.Lock()
-	oe, ok := x.m[q.ID]
+	oe, ok := x.m[key]
 	if !ok {
 		oe = &onceExpected{}
-		x.m[q.ID] = oe
+		x.m[key] = oe
 	}
 	x.mu.Unlock()
 	oe.once.Do(func() {

@@ -22,11 +22,17 @@ type SourceOracle struct {
 // NewSourceOracle loads the plan's sources (paths relative to baseDir). A
 // plan without sources gives an oracle that refuses every SQL expectation.
 func NewSourceOracle(ctx context.Context, p *plan.Plan, baseDir string) (*SourceOracle, error) {
+	return NewCachedSourceOracle(ctx, p, baseDir, nil)
+}
+
+// NewCachedSourceOracle is NewSourceOracle with the sources' databases
+// taken from (or built into) cache, which the evaluation's runs share.
+func NewCachedSourceOracle(ctx context.Context, p *plan.Plan, baseDir string, cache *sources.Cache) (*SourceOracle, error) {
 	o := &SourceOracle{plan: p}
 	if len(p.Sources) == 0 {
 		return o, nil
 	}
-	db, err := sources.Load(ctx, baseDir, p.Sources)
+	db, err := sources.LoadCached(ctx, baseDir, p.Sources, cache)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,10 @@ type Case struct {
 	Question *suite.Question
 	Variant  *suite.Variant
 	Repeat   int
+	// Resumed is set when the case runs in a resumed evaluation: an
+	// attempt that was interrupted may have left a run under the case's
+	// derived id, unrecorded, which the case then replaces.
+	Resumed bool
 }
 
 // Key identifies a case within an evaluation: question/variant/repeat.

@@ -60,7 +60,7 @@ func (s *setup) close() {
 // and Actor. Every error is a *UsageError (a configuration table's
 // mistakes inside it as a *ConfigError, a data source's as a
 // *sources.LoadError placed in the flow); the caller closes the setup.
-func prepare(ctx context.Context, dataDir string, cp checkpoint, p *plan.Plan, ia Interaction) (*setup, error) {
+func prepare(ctx context.Context, dataDir string, cp checkpoint, p *plan.Plan, ia Interaction, cache *sources.Cache) (*setup, error) {
 	s, err := prepareConfig(dataDir, cp, p, ia)
 	if err != nil {
 		return nil, err
@@ -69,7 +69,7 @@ func prepare(ctx context.Context, dataDir string, cp checkpoint, p *plan.Plan, i
 		return nil, err
 	}
 	if len(p.Sources) > 0 {
-		db, err := sources.Load(ctx, cp.BaseDir, p.Sources)
+		db, err := sources.LoadCached(ctx, cp.BaseDir, p.Sources, cache)
 		if err != nil {
 			return nil, &UsageError{withSourceDir(err, cp)}
 		}

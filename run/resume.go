@@ -134,7 +134,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		if prov, err = provider.New(cp.Provider, provider.Options{Seed: cp.Seed, Model: cp.Model, BaseDir: cp.BaseDir}); err != nil {
 			return nil, &UsageError{err}
 		}
-		if pre, err = prepare(ctx, dataDirOf(rl), cp, p, o.Interaction); err != nil {
+		if pre, err = prepare(ctx, dataDirOf(rl), cp, p, o.Interaction, nil); err != nil {
 			return nil, err
 		}
 		defer pre.close()

@@ -86,6 +86,12 @@ type Options struct {
 	Parallel int
 	// OutDir receives outputs.json; "" means <data-dir>/out/<run-id>.
 	OutDir string
+	// NoExport leaves out the exported copies of the outputs (the out
+	// directory with outputs.json and issuance.json): an evaluation's case
+	// runs are read through their sealed record only, and thousands of
+	// out directories nobody opens cost a directory and two files each.
+	// The outputs stay in run.json and the events, under the seal.
+	NoExport bool
 	// Epoch, when set (SOURCE_DATE_EPOCH), fixes the clock and derives the
 	// run id from the plan, inputs, seed and provider.
 	Epoch *time.Time
@@ -103,6 +109,19 @@ type Options struct {
 	// Warn, when set, receives the warnings found before any node runs
 	// (W-SCRIPT-NODE for a script provider); they never stop the run.
 	Warn func(diag.List)
+	// Replace, with Epoch, removes a run left under the derived id (by an
+	// evaluation attempt that was interrupted before it recorded the run)
+	// and makes it again under the same id, instead of failing with
+	// runlog.ErrExists. Under a fixed clock the new run is the same as the
+	// one it replaces would have been, so a resumed evaluation seals as an
+	// uninterrupted one. A run still held by a live process is never
+	// replaced.
+	Replace bool
+	// SourceCache, when set, shares the databases built from the flow's
+	// data files between the runs that use it (an evaluation's cases):
+	// each source is built once per version of its file. nil builds them
+	// for this run alone.
+	SourceCache *sources.Cache
 }
 
 // Outcome is how a run (or a resume) ended.
@@ -258,7 +277,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err := CheckMachine(); err != nil {
 		return nil, err
 	}
-	pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: baseDir, Actor: o.Actor}, o.Plan, o.Interaction)
+	pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: baseDir, Actor: o.Actor}, o.Plan, o.Interaction, o.SourceCache)
 	if err != nil {
 		return nil, err
 	}
@@ -314,6 +333,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		if abs, err := filepath.Abs(outDir); err == nil {
 			outDir = abs
 		}
+		if o.NoExport {
+			outDir = ""
+		}
 		cp = checkpoint{
 			Format: 1, Plan: o.PlanHash.String(), PlanBlob: planBlob.String(), Inputs: inBlob.String(),
 			Kind: o.Kind, Source: o.Source, BaseDir: baseDir, Provider: o.Provider, Model: o.Model,
@@ -324,7 +346,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 			Provider: o.Provider, Model: o.Model, Seed: o.Seed, InputsHash: hashid.Sum(inBytes).String(),
 			Inputs: inBytes, Status: runlog.StatusRunning, Created: now, Started: now,
 		}
-		rl, err = create(o.DataDir, id, cp, rec)
+		rl, err = create(o.DataDir, id, cp, rec, o.Replace && o.Epoch != nil)
 		if err == nil {
 			break
 		}
@@ -464,15 +486,17 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 	// run.json with the seal, and once run.json holds a seal and says
 	// succeeded, resume changes nothing, so a failure after that point must
 	// not leave the exported copies missing.
-	if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
-		return nil, err
-	}
-	pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
-	if err := fsutil.WriteFileAtomic(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
-		return nil, err
-	}
-	if err := writeIssuance(cp.OutDir, out); err != nil {
-		return nil, err
+	if cp.OutDir != "" { // "": a run started with NoExport
+		if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
+			return nil, err
+		}
+		pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
+		if err := fsutil.WriteFileAtomic(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
+			return nil, err
+		}
+		if err := writeIssuance(cp.OutDir, out); err != nil {
+			return nil, err
+		}
 	}
 	_, h, err := rl.Seal(cp.Plan, func(rec *runlog.Record) {
 		rec.Status, rec.Outputs, rec.Error, rec.Finished, rec.Tier = engine.StatusSucceeded, outBytes, "", rl.Now(), out.Tier
@@ -559,7 +583,10 @@ func dataDirOf(rl *runlog.Run) string { return filepath.Dir(filepath.Dir(rl.Dir(
 // resumable and, with a derived run id (SOURCE_DATE_EPOCH), would block
 // the same run forever, so it is removed (under its lock) and created
 // afresh.
-func create(dataDir, id string, cp checkpoint, rec runlog.Record) (*runlog.Run, error) {
+//
+// With replace, any run left under the id is removed the same way (see
+// Options.Replace).
+func create(dataDir, id string, cp checkpoint, rec runlog.Record, replace bool) (*runlog.Run, error) {
 	rl, err := runlog.CreateWith(dataDir, id, cp, rec)
 	if err == nil || !errors.Is(err, runlog.ErrExists) {
 		return rl, err
@@ -570,7 +597,7 @@ func create(dataDir, id string, cp checkpoint, rec runlog.Record) (*runlog.Run, 
 	}
 	var prev checkpoint
 	cerr := old.ReadCheckpoint(&prev)
-	if cerr == nil || !errors.Is(cerr, fs.ErrNotExist) {
+	if !replace && (cerr == nil || !errors.Is(cerr, fs.ErrNotExist)) {
 		old.Close()
 		return nil, err
 	}

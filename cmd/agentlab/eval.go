@@ -24,6 +24,7 @@ import (
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/sources"
 )
 
 func init() { register("eval", newEvalCmd) }
@@ -87,7 +88,7 @@ Examples:
 	fl.StringArrayVar(&f.variants, "variant", nil, "run only this variant (repeatable)")
 	fl.StringVar(&f.provider, "provider", "", "provider for every variant: mock|script:FILE|openai|anthropic")
 	fl.StringVar(&f.model, "model", "", "model for every variant")
-	fl.IntVar(&f.parallel, "parallel", 0, "cases run at once (default settings.parallel, else 1)")
+	fl.IntVar(&f.parallel, "parallel", 0, "cases run at once (default settings.parallel, else one per core for mock and script providers, 4 when a variant calls a remote model)")
 	fl.DurationVar(&f.timeout, "timeout", 0, "time limit per question, e.g. 90s (default settings.timeout_s)")
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "cost cap in USD: refuse an estimate above it, stop starting cases once spent")
 	fl.StringVar(&f.junit, "junit", "", "write JUnit XML to FILE")
@@ -162,6 +163,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		Timeout: f.timeout, MaxCostUSD: f.maxCost, DataDir: dataDir(f.dataDir), Resume: f.resume,
 		Epoch: epoch, Baseline: base, BaselineFile: f.baseline,
 		Config: map[string]any{"provider": f.provider, "model": f.model},
+		// Durable per batch of cases, not per file a case's run writes
+		// (docs/evals.md, "Durability").
+		GroupCommit: true,
 	}
 	if f.provider != "" {
 		if file, ok := strings.CutPrefix(f.provider, "script:"); ok {
@@ -211,6 +215,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	if f.estimate {
 		return nil
 	}
+	if opts.Parallel == 0 && s.Settings.Parallel == 0 {
+		opts.Parallel = eval.DefaultParallel(vs, "")
+	}
 	// A setting of this machine, or a mistake in agentlab.toml, that every
 	// case would trip over is refused once, before the evaluation is
 	// recorded, not reported per case; the configuration's diagnostics are
@@ -229,7 +236,10 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		return exitf(exitUsage, "the estimated cost $%.4f is above the cap $%.4f; raise --max-cost (or settings.max_cost_usd), or run fewer variants or repeats", est.CostUSD, maxCost)
 	}
 
-	oracle, err := eval.NewSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)))
+	// One build of each data source serves the oracle and every case.
+	srcCache := sources.NewCache()
+	defer srcCache.Close()
+	oracle, err := eval.NewCachedSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)), srcCache)
 	if err != nil {
 		return runError(cmd, f.format, run.SourceLoadError(err, suite.FlowPath(s), filepath.Dir(suite.FlowPath(s))))
 	}
@@ -240,7 +250,8 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		actor = os.Getenv("USER")
 	}
 	fr := &flowrun.Runner{Plan: p, PlanHash: h, Flow: suite.FlowPath(s), SuiteDir: filepath.Dir(path),
-		DataDir: opts.DataDir, Answer: s.Answer, Actor: actor, Epoch: epoch, Provider: f.provider, Model: f.model}
+		DataDir: opts.DataDir, Answer: s.Answer, Actor: actor, Epoch: epoch, Provider: f.provider, Model: f.model,
+		Sources: srcCache}
 	if err := fr.Prepare(vs); err != nil {
 		return exitf(exitUsage, "%v", err)
 	}
@@ -257,22 +268,19 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 			fmt.Fprintf(errw, "eval %s %s\n", id, verb)
 		}
 	}
-	opts.Progress = func(c eval.CaseResult) {
-		if quiet {
-			return
-		}
-		mark := "ok  "
-		if !c.Pass {
-			mark = "FAIL"
-		}
-		fmt.Fprintf(errw, "%s %s [%s #%d] %.0f ms\n", mark, c.Question, c.Variant, c.Repeat+1, c.Millis)
-		if global.verbose {
-			evalCaseDetail(errw, c)
-		}
+	var prog *evalProgress
+	if !quiet {
+		prog = newEvalProgress(errw, global.verbose)
+		opts.Pending = prog.begin
+		opts.Progress = prog.finished
+		defer prog.end()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := eval.Evaluate(ctx, opts)
+	if prog != nil {
+		prog.end() // the status line is done before the report is printed
+	}
 	if err != nil {
 		var le *runlog.LockedError
 		switch {

@@ -22,6 +22,8 @@ func main() {
 
 // execute runs the CLI and maps errors to the documented exit codes.
 func execute(args []string) int {
+	stopProfiles := startProfiles()
+	defer stopProfiles()
 	root := newRootCmd()
 	// Whatever a command prints passes the secret filter: a value read
 	// from secret.* or a provider key never reaches the terminal.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentlab/agentlab/eval"
 	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/run/sources"
 )
 
 // twinSuite is testdata/qa's suite with two more questions that ask
@@ -55,6 +56,13 @@ func twinSuite(t *testing.T) string {
 // dir under a fixed clock and returns the result.
 func evaluateTwins(t *testing.T, path string, shard *eval.Shard) *eval.Result {
 	t.Helper()
+	return evaluateTwinsWith(t, path, shard, nil)
+}
+
+// evaluateTwinsWith is evaluateTwins with the cases' sources built once in
+// cache (nil: every run builds its own).
+func evaluateTwinsWith(t *testing.T, path string, shard *eval.Shard, cache *sources.Cache) *eval.Result {
+	t.Helper()
 	s, p, h, l := suite.Load(path, eval.CompileFlow)
 	if s == nil {
 		t.Fatal(l)
@@ -62,11 +70,11 @@ func evaluateTwins(t *testing.T, path string, shard *eval.Shard) *eval.Result {
 	epoch := time.Unix(1700000000, 0).UTC()
 	data := t.TempDir()
 	dir := filepath.Dir(path)
-	r := &Runner{Plan: p, PlanHash: h, Flow: suite.FlowPath(s), SuiteDir: dir, DataDir: data, Epoch: &epoch}
+	r := &Runner{Plan: p, PlanHash: h, Flow: suite.FlowPath(s), SuiteDir: dir, DataDir: data, Epoch: &epoch, Sources: cache}
 	if err := r.Prepare(s.Variants); err != nil {
 		t.Fatal(err)
 	}
-	o, err := eval.NewSourceOracle(context.Background(), p, dir)
+	o, err := eval.NewCachedSourceOracle(context.Background(), p, dir, cache)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,5 +131,25 @@ func TestTwinQuestionsKeepTheEvalSealReproducible(t *testing.T) {
 	}
 	if sharded != len(a.Cases) {
 		t.Errorf("the shards ran %d cases, the whole suite %d", sharded, len(a.Cases))
+	}
+}
+
+// TestSharedSourcesSealLikeStandaloneRuns checks that building the data
+// sources once for the whole evaluation changes nothing a case seals: the
+// source hashes, the query snapshots and with them every case's seal and
+// the evaluation's seal are those of runs that each built their own.
+func TestSharedSourcesSealLikeStandaloneRuns(t *testing.T) {
+	path := twinSuite(t)
+	alone := evaluateTwins(t, path, nil)
+	cache := sources.NewCache()
+	defer cache.Close()
+	shared := evaluateTwinsWith(t, path, nil, cache)
+	if alone.Seal == "" || alone.Seal != shared.Seal {
+		t.Fatalf("evaluation seal %q with shared sources, %q with a build per run", shared.Seal, alone.Seal)
+	}
+	for i, c := range shared.Cases {
+		if c.Seal != alone.Cases[i].Seal || c.Address != alone.Cases[i].Address {
+			t.Errorf("case %s: seal %s / address %s shared, %s / %s alone", c.Question, c.Seal, c.Address, alone.Cases[i].Seal, alone.Cases[i].Address)
+		}
 	}
 }

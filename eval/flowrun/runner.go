@@ -26,6 +26,7 @@ import (
 	"github.com/agentlab/agentlab/presets"
 	"github.com/agentlab/agentlab/run"
 	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/sources"
 	"github.com/agentlab/agentlab/run/store"
 )
 
@@ -48,6 +49,9 @@ type Runner struct {
 	// Provider and Model, when set, override every variant's.
 	Provider string
 	Model    string
+	// Sources, when set, shares the databases built from the flow's data
+	// files between the cases (each built once per version of its file).
+	Sources *sources.Cache
 
 	plans map[string]variantPlan // by preset name
 }
@@ -117,7 +121,8 @@ func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
 		DataDir: r.DataDir, Plan: p, PlanHash: h, Source: r.Flow, Kind: run.KindExploratory,
 		Inputs: c.Question.Inputs, Provider: r.provider(c.Variant), Model: model,
 		Seed: c.Variant.Seed + int64(c.Repeat), Actor: r.Actor, Origin: eval.KindEval, Epoch: r.Epoch,
-		Parallel: 1, Case: caseName(c), Question: c.Question.ID,
+		Parallel: 1, Case: caseName(c), Question: c.Question.ID, SourceCache: r.Sources,
+		Replace: c.Resumed, NoExport: true,
 	}
 	out, err := run.Start(ctx, opts)
 	if err != nil && r.Epoch != nil && errors.Is(err, runlog.ErrExists) {

@@ -78,11 +78,20 @@ type read struct{ table, column string }
 // read-only SQLite database. All problems are collected and returned
 // together as a *LoadError.
 func Load(ctx context.Context, baseDir string, srcs map[string]plan.Source) (*DB, error) {
-	dir, err := os.MkdirTemp("", "agentlab-sources-")
-	if err != nil {
-		return nil, fmt.Errorf("sources: %w", err)
+	return load(ctx, baseDir, srcs, nil)
+}
+
+// load is Load and LoadCached: with a cache the private databases live in
+// it (and outlive db); without one db gets a temporary directory of its own.
+func load(ctx context.Context, baseDir string, srcs map[string]plan.Source, cache *Cache) (*DB, error) {
+	db := &DB{sources: map[string]*source{}}
+	if cache == nil {
+		dir, err := os.MkdirTemp("", "agentlab-sources-")
+		if err != nil {
+			return nil, fmt.Errorf("sources: %w", err)
+		}
+		db.dir = dir
 	}
-	db := &DB{dir: dir, sources: map[string]*source{}}
 	for k := range srcs {
 		db.keys = append(db.keys, k)
 	}
@@ -94,7 +103,7 @@ func Load(ctx context.Context, baseDir string, srcs map[string]plan.Source) (*DB
 		if !filepath.IsAbs(file) && baseDir != "" {
 			file = filepath.Join(baseDir, file)
 		}
-		s, d := loadOne(ctx, dir, i, key, file, spec)
+		s, d := loadOne(ctx, db.dir, i, key, file, spec, cache)
 		if d != nil {
 			diags = append(diags, *d)
 			continue
@@ -108,7 +117,7 @@ func Load(ctx context.Context, baseDir string, srcs map[string]plan.Source) (*DB
 	return db, nil
 }
 
-func loadOne(ctx context.Context, dir string, i int, key, file string, spec plan.Source) (*source, *diag.Diagnostic) {
+func loadOne(ctx context.Context, dir string, i int, key, file string, spec plan.Source, cache *Cache) (*source, *diag.Diagnostic) {
 	fail := func(code, fix, format string, args ...any) *diag.Diagnostic {
 		// A problem with the file as a whole is placed at 1:1 (0:0 is no
 		// position); the caller may move it to the flow's sources: entry
@@ -135,18 +144,26 @@ func loadOne(ctx context.Context, dir string, i int, key, file string, spec plan
 		return nil, fail(CodeOpen, "check the path; it is relative to the flow file's directory", "cannot read the file: %v", err)
 	}
 	s := &source{key: key, spec: spec, hash: hashid.Sum(data).String()}
-	private := filepath.Join(dir, fmt.Sprintf("s%d.db", i))
-	var d *diag.Diagnostic
-	if spec.Kind == "csv" {
-		d = buildCSV(ctx, private, key, file, data, s)
+	var private string
+	if cache != nil {
+		var d *diag.Diagnostic
+		if private, d = cache.build(ctx, key, file, data, s, fail); d != nil {
+			return nil, d
+		}
 	} else {
-		d = buildSQLite(ctx, dir, private, i, key, file, data, s, fail)
-	}
-	if d != nil {
-		return nil, d
-	}
-	if d := s.applyMask(file); d != nil {
-		return nil, d
+		private = filepath.Join(dir, fmt.Sprintf("s%d.db", i))
+		var d *diag.Diagnostic
+		if spec.Kind == "csv" {
+			d = buildCSV(ctx, private, key, file, data, s)
+		} else {
+			d = buildSQLite(ctx, dir, private, i, key, file, data, s, fail)
+		}
+		if d != nil {
+			return nil, d
+		}
+		if d := s.applyMask(file); d != nil {
+			return nil, d
+		}
 	}
 	if err := s.open(ctx, private); err != nil {
 		return nil, fail(CodeSQLite, "report this as a bug; the private copy of the source could not be reopened", "%v", err)
@@ -231,8 +248,10 @@ func (db *DB) Close() error {
 		}
 	}
 	db.sources = map[string]*source{}
-	if err := os.RemoveAll(db.dir); err != nil && first == nil {
-		first = err
+	if db.dir != "" {
+		if err := os.RemoveAll(db.dir); err != nil && first == nil {
+			first = err
+		}
 	}
 	return first
 }

@@ -79,7 +79,18 @@ func wrapFile(f *os.File, err error) (File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f, nil
+	return osFile{f}, nil
+}
+
+// osFile is an *os.File whose Sync leaves a file outside a group commit's
+// kept directory to the commit (fsutil.DeferSync).
+type osFile struct{ *os.File }
+
+func (f osFile) Sync() error {
+	if fsutil.Deferred(f.Name()) {
+		return nil
+	}
+	return f.File.Sync()
 }
 
 type fsHolder struct{ fs FS }

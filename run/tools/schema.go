@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -23,6 +25,35 @@ func compileSchema(name string, schema map[string]any) (*argSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s cannot be encoded: %w", name, err)
 	}
+	key := name + "\x00" + string(raw)
+	if a, ok := compiled.Load(key); ok {
+		return a.(*argSchema), nil
+	}
+	a, err := compileRaw(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	if compiledCount.Add(1) <= maxCompiled {
+		compiled.Store(key, a)
+	}
+	return a, nil
+}
+
+// compiled holds the schemas compiled so far in this process, by tool
+// name and schema text: every run registers the same tools with the same
+// schemas (an evaluation's thousand cases), and a compiled schema is
+// immutable and safe to share, so each is compiled once. At most
+// maxCompiled are kept, so a process that sees endless distinct schemas
+// does not grow without bound.
+var (
+	compiled      sync.Map
+	compiledCount atomic.Int64
+)
+
+const maxCompiled = 4096
+
+// compileRaw compiles a schema's JSON text.
+func compileRaw(name string, raw []byte) (*argSchema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err

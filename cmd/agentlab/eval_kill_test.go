@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// evalKillSuite writes a flow with a CSV source of n rows and a suite of
+// n questions, each expecting the value of its row, and returns the
+// suite's path.
+func evalKillSuite(t *testing.T, n int) string {
+	t.Helper()
+	dir := t.TempDir()
+	flow := `agentlab: 1
+name: kill-eval
+inputs:
+  question: {type: string}
+sources:
+  sales: {kind: csv, path: sales.csv}
+nodes:
+  - id: answer
+    type: llm
+    prompt: "Question: {{ input.question }}"
+    assign_to: answer
+  - id: out
+    type: output
+    fields:
+      answer: "{{ vars.answer }}"
+edges:
+  - answer -> out
+`
+	var csv, suite strings.Builder
+	csv.WriteString("id,value\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&csv, "%d,%d\n", i, 5000+i)
+	}
+	suite.WriteString("eval: 1\nname: kill-eval\nflow: flow.yml\nquestions:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&suite, "  - id: q%d\n    inputs: {question: \"What is %d?\"}\n    expect: {sql: \"SELECT value FROM sales WHERE id = %d\"}\n", i, 5000+i, i)
+	}
+	for name, body := range map[string]string{"flow.yml": flow, "sales.csv": csv.String(), "k.eval.yml": suite.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "k.eval.yml")
+}
+
+// evalJSON is the part of eval's --format json result the kill test reads.
+type evalJSON struct {
+	Eval   string `json:"eval"`
+	Status string `json:"status"`
+	Seal   string `json:"seal"`
+	Exit   int    `json:"exit"`
+	Cases  []struct {
+		Question string `json:"question"`
+		Run      string `json:"run"`
+		Seal     string `json:"seal"`
+		Address  string `json:"address"`
+		Pass     bool   `json:"pass"`
+	} `json:"cases"`
+}
+
+func runEvalJSON(t *testing.T, exe string, env []string, args ...string) evalJSON {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
+	cmd.Env = env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var res evalJSON
+	if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil {
+		t.Fatalf("agentlab %s: %v (%v)\nstdout: %s\nstderr: %s", strings.Join(args, " "), jerr, err, out.String(), errb.String())
+	}
+	return res
+}
+
+// committedCases reads the eval.case events of an evaluation's log.
+func committedCases(t *testing.T, data, id string) map[string]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(data, "runs", id, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var ev struct {
+			Type string `json:"type"`
+			Data struct {
+				Case struct {
+					Question string `json:"question"`
+					Run      string `json:"run"`
+				} `json:"case"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "eval.case" {
+			out[ev.Data.Case.Question] = ev.Data.Case.Run
+		}
+	}
+	return out
+}
+
+// inode identifies a run directory, to tell a run left alone from one
+// removed and made again.
+func inode(t *testing.T, path string) uint64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Sys().(*syscall.Stat_t).Ino
+}
+
+// TestEvalKilledMidwayResumesLikeAnUninterruptedEval kills `agentlab eval`
+// with SIGKILL once its first batch of cases is committed (group commit:
+// the case runs skip their fsyncs, one flush per batch) and resumes it:
+// no committed case runs again (its run directory is the very one), the
+// cases that were running or waiting for their batch run again under
+// their own ids, every case (run id, run seal, content address) equals an
+// uninterrupted evaluation's under SOURCE_DATE_EPOCH, and the sealed
+// record verifies.
+func TestEvalKilledMidwayResumesLikeAnUninterruptedEval(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts several evaluations of 250 questions")
+	}
+	exe := agentlabExe(t)
+	suite := evalKillSuite(t, 250)
+	env := append(os.Environ(), "SOURCE_DATE_EPOCH=1700000000", "CI=true")
+
+	refData := t.TempDir()
+	ref := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", refData, "--format", "json", "--parallel", "2")
+	if ref.Status != "complete" || ref.Seal == "" || ref.Exit != 0 || len(ref.Cases) != 250 {
+		t.Fatalf("uninterrupted evaluation: status %s seal %q exit %d, %d cases", ref.Status, ref.Seal, ref.Exit, len(ref.Cases))
+	}
+
+	var data, id string
+	var before map[string]string
+	for attempt := 0; attempt < 5 && before == nil; attempt++ {
+		data = t.TempDir()
+		cmd := exec.Command(exe, "eval", suite, "--data-dir", data, "--format", "json", "--parallel", "2")
+		cmd.Env = env
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		deadline := time.Now().Add(2 * time.Minute)
+	poll:
+		for time.Now().Before(deadline) {
+			select {
+			case <-exited:
+				break poll
+			case <-time.After(10 * time.Millisecond):
+			}
+			ids, _ := filepath.Glob(filepath.Join(data, "runs", "eval-*"))
+			if len(ids) != 1 {
+				continue
+			}
+			id = filepath.Base(ids[0])
+			b, _ := os.ReadFile(filepath.Join(ids[0], "events.jsonl"))
+			if bytes.Contains(b, []byte(`"eval.case"`)) {
+				cmd.Process.Signal(syscall.SIGKILL)
+				<-exited
+				if c := committedCases(t, data, id); len(c) < 250 {
+					before = c
+				}
+				break poll
+			}
+		}
+		cmd.Process.Kill()
+		<-exited
+	}
+	if before == nil {
+		t.Skip("the evaluation finished before a kill could land between its batches")
+	}
+	inodes := map[string]uint64{}
+	for _, run := range before {
+		inodes[run] = inode(t, filepath.Join(data, "runs", run))
+	}
+
+	got := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", data, "--format", "json", "--parallel", "2", "--resume")
+	if got.Status != "complete" || got.Exit != 0 {
+		t.Fatalf("resumed evaluation: status %s exit %d", got.Status, got.Exit)
+	}
+	// The record is the same one (same id), sealed; its seal also covers
+	// the eval.resumed event that says where the second attempt began, so
+	// it is not the uninterrupted record's seal.
+	if got.Eval != ref.Eval || got.Seal == "" {
+		t.Errorf("resumed evaluation %s sealed %q; the uninterrupted one is %s", got.Eval, got.Seal, ref.Eval)
+	}
+	for i, c := range got.Cases {
+		r := ref.Cases[i]
+		if c.Question != r.Question || c.Run != r.Run || c.Seal != r.Seal || c.Address != r.Address {
+			t.Errorf("case %d: %s run %s seal %s address %s; uninterrupted: %s run %s seal %s address %s",
+				i, c.Question, c.Run, c.Seal, c.Address, r.Question, r.Run, r.Seal, r.Address)
+		}
+	}
+	for q, run := range before {
+		if inode(t, filepath.Join(data, "runs", run)) != inodes[run] {
+			t.Errorf("committed case %s (run %s) ran again after the resume", q, run)
+		}
+	}
+	// A case that was not committed was made again under its own id: its
+	// run verifies like any other.
+	for _, c := range got.Cases {
+		if _, ok := before[c.Question]; ok {
+			continue
+		}
+		v := exec.Command(exe, "verify", filepath.Join(data, "runs", c.Run))
+		v.Env = env
+		if out, err := v.CombinedOutput(); err != nil {
+			t.Errorf("verify of re-run case %s (run %s) failed: %v\n%s", c.Question, c.Run, err, out)
+		}
+		break
+	}
+	v := exec.Command(exe, "verify", filepath.Join(data, "runs", got.Eval))
+	v.Env = env
+	if out, err := v.CombinedOutput(); err != nil {
+		t.Errorf("verify of the resumed evaluation failed: %v\n%s", err, out)
+	}
+	t.Logf("killed with %d of 250 cases committed", len(before))
+}

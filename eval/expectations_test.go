@@ -1,0 +1,62 @@
+package eval
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentlab/agentlab/eval/suite"
+)
+
+// countingOracle counts the queries it is asked to evaluate.
+type countingOracle struct{ n atomic.Int64 }
+
+func (o *countingOracle) Expected(ctx context.Context, q *suite.Question) Expected {
+	o.n.Add(1)
+	return fakeOracle{}.Expected(ctx, q)
+}
+
+// TestEachDistinctQueryRunsOnce plays a suite author who writes the same
+// expectation query under many questions (and repeats): it is evaluated
+// once per evaluation, while a different query, or the same query on
+// another source, is evaluated on its own.
+func TestEachDistinctQueryRunsOnce(t *testing.T) {
+	s := parseFake(t, `eval: 1
+name: same-query
+flow: flow.yml
+variants:
+  - name: v
+    repeats: 3
+questions:
+  - id: a
+    expect: {sql: "SELECT 1"}
+  - id: b
+    expect: {sql: "SELECT 1"}
+  - id: c
+    expect: {sql: "SELECT 1", source: other}
+  - id: d
+    expect: {sql: "SELECT 2"}
+`)
+	o := fakeOptions(t, &fakeRunner{})
+	oracle := &countingOracle{}
+	o.Suite, o.Oracle, o.Parallel = s, oracle, 4
+	res, err := Evaluate(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cases) != 12 {
+		t.Fatalf("%d cases, want 12", len(res.Cases))
+	}
+	if got := oracle.n.Load(); got != 3 {
+		t.Errorf("the oracle was asked %d times for 3 distinct queries", got)
+	}
+	for _, c := range res.Cases {
+		want := 1.0
+		if c.Question == "d" {
+			want = 2
+		}
+		if len(c.Expected) != 1 || c.Expected[0] != want {
+			t.Errorf("case %s expected %v, want [%v]", c.Question, c.Expected, want)
+		}
+	}
+}
