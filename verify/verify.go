@@ -92,11 +92,12 @@ func Verify(path string, opt Options) (*Result, error) {
 	if fi.IsDir() {
 		return verifyRunDir(path, opt)
 	}
-	file, err := readCapped(path, opt.MaxBytes)
+	file, release, err := openBundleFile(path, opt.MaxBytes)
 	if err != nil {
 		return nil, &UnreadableError{err}
 	}
-	return VerifyBundle(file, opt)
+	defer release()
+	return verifyBundleFile(file, opt)
 }
 
 // verifier collects checks.
@@ -168,7 +169,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	if opt.MaxBytes > 0 && int64(len(file)) > opt.MaxBytes {
 		return nil, &UnreadableError{fmt.Errorf("the bundle is %d bytes, over the limit of %d", len(file), opt.MaxBytes)}
 	}
-	b, probs, err := parseBundle(file)
+	b, probs, err := scanBundle(file)
 	if err != nil {
 		return nil, &UnreadableError{err}
 	}
@@ -177,7 +178,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	for _, p := range probs {
 		v.fail(CheckBundle, "%s", p)
 	}
-	v.done(CheckBundle, fmt.Sprintf("format %d, %d events, %d artifacts", b.m.Format, len(b.m.Events), len(b.arts)))
+	v.done(CheckBundle, fmt.Sprintf("format %d, %d events, %d artifacts", b.m.Format, len(b.m.Events), len(b.order)))
 
 	// artifacts
 	for _, id := range b.order {
@@ -186,7 +187,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 			v.fail(CheckArtifacts, "artifact id %q is not a hash id", id)
 			continue
 		}
-		if got := hashid.Sum(b.arts[id]); got != h {
+		if got := b.sum(id); got != h {
 			v.fail(CheckArtifacts, "artifact %s is altered: its bytes hash to %s", h.Short(), got.Short())
 		}
 	}
@@ -214,7 +215,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	}
 	v.checkChain(b.m.Run, evs, cprobs, lines)
 
-	has := func(id string) bool { _, ok := b.arts[id]; return ok }
+	has := b.has
 	v.checkEmbedded(b, evs)
 	v.checkSeal(b.m.Run, b.m.SealHash, &b.m.Seal, evs, has)
 	v.checkPlan(&b.m.Seal, evs, b.get)
@@ -547,7 +548,7 @@ func (v *verifier) checkEmbedded(b *bundle, evs []chain.Event) {
 	}
 	if ih := inputsHash(evs); ih != "" {
 		want[ih] = true
-		if _, ok := b.arts[ih]; !ok && !sealed[ih] {
+		if !b.has(ih) && !sealed[ih] {
 			v.fail(CheckSeal, "the inputs artifact %s that run.started names is not in the bundle", short(ih))
 		}
 	}
@@ -562,6 +563,17 @@ func (v *verifier) checkEmbedded(b *bundle, evs []chain.Event) {
 // it with the file, attributing a difference to the evidence block, the
 // visible report or the rest of the page.
 func (v *verifier) checkPage(file []byte, b *bundle, doc *render.Doc) {
+	// The usual case, a bundle as written, is settled by rendering it into
+	// a comparison with the file, holding one artifact at a time; only a
+	// difference renders the whole page, to say where it is.
+	same := &sameAs{file: file}
+	if err := b.writePage(same); err != nil {
+		v.fail(CheckPage, "cannot render the bundle again: %v", err)
+		return
+	}
+	if same.whole() {
+		return
+	}
 	want, err := b.page()
 	if err != nil {
 		v.fail(CheckPage, "cannot render the bundle again: %v", err)
