@@ -7,6 +7,9 @@
 #   bash bench/run.sh --count 5  more repetitions
 #   bash bench/run.sh --only compile,verify
 #
+# After the table it measures verify's peak memory against the size of a
+# large run directory and of its bundle (agentlab-bench memory).
+#
 # It builds agentlab and the benchmark driver (bench/cmd/agentlab-bench),
 # generates every input under bench/out/work (nothing is downloaded; the
 # inputs are removed at the end), runs each measurement next to its floor,
@@ -23,7 +26,7 @@ while [ $# -gt 0 ]; do
     --count) args+=(-count "$2"); shift ;;
     --only) args+=(-only "$2"); shift ;;
     --profiles) args+=(-profiles "$2"); shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -55,3 +58,14 @@ if [ "$smoke" = 0 ]; then
   doc=(-doc docs/performance.md)
 fi
 AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" -out "$out" "${doc[@]}" "${args[@]}"
+
+# verify's memory: peak RSS of `agentlab verify` on a 128 MiB run directory
+# and on its bundle.html, against their sizes; over 2x fails the run. The
+# smoke run's 8 MiB input is smaller than the Go runtime's own footprint,
+# so it only shows the figures.
+echo "measuring verify's peak memory…"
+if [ "$smoke" = 0 ]; then
+  AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" memory -out "$out" -mib 128 -max-ratio 2
+else
+  AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" memory -out "$out" -mib 8 -max-ratio 0
+fi

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -98,32 +99,68 @@ func TestCraftedArtifactBlocksAreReadAsTheDecoderReadsThem(t *testing.T) {
 		`{"id":"a","text":"x",}`,
 	}
 	for _, raw := range blocks {
-		var a artifact
-		dec := json.NewDecoder(strings.NewReader(raw))
-		dec.DisallowUnknownFields()
-		derr := dec.Decode(&a)
-		if derr == nil && dec.More() {
-			derr = errors.New("more than one JSON value")
-		}
-		id, data, prob, err := decodeArtifactBlock([]byte(raw))
-		if (derr != nil) != (err != nil) {
-			t.Errorf("%s: the decoder says %v, the block reader %v", raw, derr, err)
-			continue
-		}
-		if derr != nil {
-			continue
-		}
-		var want []byte
-		switch {
-		case a.Text != nil && a.B64 == nil:
-			want = []byte(*a.Text)
-		case a.B64 != nil && a.Text == nil:
-			want, _ = base64.StdEncoding.DecodeString(*a.B64)
-		}
-		if id != a.ID || !bytes.Equal(data, want) {
-			t.Errorf("%s: read as %q %q (problem %q), the decoder reads %q %q", raw, id, data, prob, a.ID, want)
+		if msg := readsAsDecoder([]byte(raw)); msg != "" {
+			t.Error(msg)
 		}
 	}
+}
+
+// FuzzArtifactBlockReadsAsDecoder holds the block reader to the verdict of
+// a json.Decoder with DisallowUnknownFields on any input (stricter only
+// after the value: "{}}" is refused), and a block it takes as canonical to
+// the writer's bytes.
+func FuzzArtifactBlockReadsAsDecoder(f *testing.F) {
+	for _, s := range []string{`{"id":"a","text":"x"}`, `{"id":"a","b64":"eA=="}`, `{"Id":"a","tExt":"\u00e9"}`, `{"id":"a","x":[{"}":1}]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if msg := readsAsDecoder(raw); msg != "" {
+			t.Error(msg)
+		}
+	})
+}
+
+// readsAsDecoder compares decodeArtifactBlock with json.Decoder on raw and
+// describes a disagreement ("" when they agree).
+func readsAsDecoder(raw []byte) string {
+	var a artifact
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	derr := dec.Decode(&a)
+	// The decoder's More misses a trailing "}" or "]"; the block reader
+	// refuses anything after the value, as json.Unmarshal does.
+	if derr == nil && len(bytes.Trim(raw[dec.InputOffset():], " \t\r\n")) > 0 {
+		derr = errors.New("more than one JSON value")
+	}
+	if derr == nil && jsonDepth(raw) > MaxJSONDepth {
+		derr = errors.New("too deep")
+	}
+	id, data, prob, err := decodeArtifactBlock(raw)
+	if (derr != nil) != (err != nil) {
+		return fmt.Sprintf("%q: the decoder says %v, the block reader %v", raw, derr, err)
+	}
+	if derr != nil {
+		return ""
+	}
+	var want []byte
+	switch {
+	case a.Text != nil && a.B64 == nil:
+		want = []byte(*a.Text)
+	case a.B64 != nil && a.Text == nil:
+		want, _ = base64.StdEncoding.DecodeString(*a.B64)
+	}
+	if id != a.ID || !bytes.Equal(data, want) {
+		return fmt.Sprintf("%q: read as %q %q (problem %q), the decoder reads %q %q", raw, id, data, prob, a.ID, want)
+	}
+	// A block taken as canonical must be exactly what the writer writes.
+	if prob == "" && isCanonicalBlock(raw, id, data) {
+		var w bytes.Buffer
+		_ = writeArtifactJSON(&w, id, data)
+		if !bytes.Equal(w.Bytes(), raw) {
+			return fmt.Sprintf("%q: taken as canonical, but the writer writes %q", raw, w.Bytes())
+		}
+	}
+	return ""
 }
 
 // TestVerifyLargeBundleAllocatesLessThanTwiceItsSize verifies a bundle of
