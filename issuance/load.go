@@ -13,7 +13,8 @@ import (
 // a directory, no permission).
 const CodeMetricsRead = "E-ISSUANCE-READ"
 
-// MaxMetricsBytes caps a metrics file; it is refused before it is read.
+// MaxMetricsBytes is the default cap of a metrics file (fsutil.IssuanceCap);
+// a file over the cap in force is refused before it is read.
 const MaxMetricsBytes = 64 << 20
 
 // LoadMetrics reads the metrics file at path and parses it with
@@ -22,7 +23,7 @@ const MaxMetricsBytes = 64 << 20
 // JSON diagnostics shape); a problem with the file as a whole is placed
 // at 1:1.
 func LoadMetrics(path string) ([]Metric, error) {
-	data, err := fsutil.ReadFileCapped(path, MaxMetricsBytes, fmt.Sprintf("a metrics file is at most %d MiB", MaxMetricsBytes>>20))
+	data, err := fsutil.IssuanceCap.ReadFile(path)
 	if err != nil {
 		var pe *fs.PathError
 		var nr *fsutil.NotRegularError

@@ -20,7 +20,7 @@ func openBundleFile(path string, limit int64) (file []byte, release func(), err 
 	}
 	if size > limit {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: %d bytes, %w of %d (raise it with --max-bytes)", path, size, errTooBig, limit)
+		return nil, nil, fmt.Errorf("%s: %d bytes, %w of %d (%s)", path, size, errTooBig, limit, verifyCapHint())
 	}
 	m, unmap, ok := mapFile(f)
 	f.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/evidence/render"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 )
 
@@ -61,7 +62,8 @@ type Options struct {
 	// ArtifactsDir is the artifact store of a run directory ("" means
 	// <data-dir>/artifacts two levels above it).
 	ArtifactsDir string
-	// MaxBytes caps the bundle file and events.jsonl (0: DefaultMaxBytes).
+	// MaxBytes caps the bundle file and events.jsonl (0: the verify cap in
+	// force, fsutil.VerifyCap, DefaultMaxBytes unless configured).
 	MaxBytes int64
 	// Workers hashes artifacts of a run directory in parallel (0: GOMAXPROCS).
 	Workers int
@@ -78,7 +80,7 @@ func (e *UnreadableError) Unwrap() error { return e.Err }
 // returns an *UnreadableError when path cannot be read as either.
 func Verify(path string, opt Options) (*Result, error) {
 	if opt.MaxBytes <= 0 {
-		opt.MaxBytes = DefaultMaxBytes
+		opt.MaxBytes = fsutil.VerifyCap.Bytes()
 	}
 	if opt.Expect != "" {
 		if _, err := hashid.Parse(opt.Expect); err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/store"
 )
@@ -345,7 +346,7 @@ func (r *Run) WriteCheckpoint(v any) error {
 // error wrapping fs.ErrNotExist.
 func (r *Run) ReadCheckpoint(v any) error {
 	p := filepath.Join(r.dir, CheckpointFile)
-	if err := checkRunFile(p, MaxCheckpointBytes); err != nil {
+	if err := checkRunFile(p, MaxCheckpointBytes, ""); err != nil {
 		return fmt.Errorf("run %s: %w", r.id, err)
 	}
 	b, err := store.ReadFileRetry(p)
@@ -473,7 +474,7 @@ func atomicWrite(dir, name string, b []byte) error {
 
 func readRecord(dir string) (Record, bool, error) {
 	p := filepath.Join(dir, RecordFile)
-	if err := checkRunFile(p, MaxRecordBytes); err != nil {
+	if err := checkRunFile(p, fsutil.RecordCap.Bytes(), "; "+fsutil.RecordCap.Hint()); err != nil {
 		return Record{}, false, err
 	}
 	b, err := store.ReadFileRetry(p)
