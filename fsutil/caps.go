@@ -59,7 +59,7 @@ func (c *ByteCap) Source() string {
 	if s := c.source.Load(); s != nil {
 		return *s
 	}
-	return "default"
+	return "the default"
 }
 
 // Set puts n in force, saying where it came from (a file, a variable). A
@@ -83,7 +83,7 @@ func (c *ByteCap) Reset() {
 // Hint says what the cap is, where its value comes from and how to raise
 // it; every "too large" error carries it.
 func (c *ByteCap) Hint() string {
-	return fmt.Sprintf("the %s cap is %s (%s); raise it with %s = <bytes> under [limits] in agentlab.toml or %s=<bytes>",
+	return fmt.Sprintf("the %s cap is %s (%s); raise it with %s = \"<size>\" under [limits] in agentlab.toml or %s=<size>",
 		c.Key, FormatBytes(c.Bytes()), c.Source(), c.Key, c.Env)
 }
 

@@ -113,7 +113,7 @@ func readCapped(path string, limit int64) ([]byte, error) {
 
 // verifyCapHint says how to raise the cap of what verify reads.
 func verifyCapHint() string {
-	return "raise it with --max-bytes, or " + fsutil.VerifyCap.Hint()
+	return fsutil.VerifyCap.Hint() + ", or with --max-bytes"
 }
 
 // readCappedHint is readCapped with its own way to raise the cap.

@@ -165,7 +165,7 @@ func runExtra(provider, model string) []string {
 // inputLines reads a JSON Lines file of input objects, compacting each
 // line; blank lines are skipped.
 func inputLines(path string) ([]string, error) {
-	b, err := fsutil.ReadFileCapped(path, fsutil.InputCap.Bytes(), "split the batch into several files, or "+fsutil.InputCap.Hint())
+	b, err := fsutil.ReadFileCapped(path, fsutil.InputCap.Bytes(), "split the batch into several files; "+fsutil.InputCap.Hint())
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 // object that repeats a key at any depth (encoding/json would keep the
 // last one silently, so {"week":"W46","week":"W47"} would run W47).
 func readJSONObjectFile(flag, path string, into *map[string]any) error {
-	b, err := fsutil.ReadFileCapped(path, fsutil.InputCap.Bytes(), "pass large data through a source file instead, or "+fsutil.InputCap.Hint())
+	b, err := fsutil.ReadFileCapped(path, fsutil.InputCap.Bytes(), "pass large data through a source file instead; "+fsutil.InputCap.Hint())
 	if err != nil {
 		return exitf(exitUsage, "cannot read %s: %v", flag, err)
 	}
@@ -101,7 +101,7 @@ func readCappedStdin(r io.Reader, c *fsutil.ByteCap, what string) ([]byte, error
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is over the %s cap of %d bytes; pass a shorter text, or %s", what, c.Key, limit, c.Hint())
+		return nil, fmt.Errorf("%s is over the %s cap of %d bytes; pass a shorter text; %s", what, c.Key, limit, c.Hint())
 	}
 	return b, nil
 }

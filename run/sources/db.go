@@ -127,7 +127,7 @@ func loadOne(ctx context.Context, dir string, i int, key, file string, spec plan
 	var odd *fsutil.NotRegularError
 	switch {
 	case errors.As(err, &big):
-		return nil, fail(CodeTooBig, "filter or aggregate the data before the run, or "+fsutil.SourceCap.Hint(),
+		return nil, fail(CodeTooBig, "filter or aggregate the data before the run; "+fsutil.SourceCap.Hint(),
 			"the file is %d bytes, over the %s cap of %d bytes", big.Size, fsutil.SourceCap.Key, big.Limit)
 	case errors.As(err, &odd):
 		return nil, fail(CodeOpen, "name a regular data file; devices, FIFOs and sockets are never read", "the path is a %s, not a regular file", odd.Kind)
