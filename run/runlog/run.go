@@ -17,6 +17,7 @@ import (
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/run/redact"
 	"github.com/agentlab/agentlab/run/store"
 )
 
@@ -493,10 +494,12 @@ func readRecord(dir string) (Record, bool, error) {
 
 // PutArtifactReader streams r into the artifact store without holding it
 // in memory, for payloads too big to buffer (large query snapshots, files).
+// Secret values are replaced on the way, as PutArtifact replaces them
+// (redact.Reader: byte for byte, since a stream cannot be decoded first).
 func (r *Run) PutArtifactReader(src io.Reader) (hashid.ID, int64, error) {
 	st, err := r.Store()
 	if err != nil {
 		return hashid.ID{}, 0, err
 	}
-	return st.PutReader(src)
+	return st.PutReader(redact.Reader(src))
 }
