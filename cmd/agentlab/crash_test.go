@@ -185,10 +185,11 @@ func eventCount(t *testing.T, dir, id string) int {
 // TestKillAtEveryEventBoundary stops agentlab with SIGKILL right after each
 // event of a run of each crash flow (and right after the seal, before the
 // pages), through the test hook AGENTLAB_TEST_CRASH_AFTER, resumes, and
-// requires the outputs and report.html of the uninterrupted run, a bundle
-// that verifies and a clean store. A third of the trials crash the
-// resume too, a few events later. With AGENTLAB_LONG=1 every boundary of
-// every flow is tried; otherwise an evenly spread sample of eight per flow.
+// requires the outputs, report.html and bundle.html of the uninterrupted
+// run, a bundle that verifies and a clean store. A third of the trials
+// crash the resume too, a few events later. With AGENTLAB_LONG=1 every
+// boundary of every flow is tried; otherwise an evenly spread sample of
+// eight per flow.
 func TestKillAtEveryEventBoundary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a few hundred processes")
