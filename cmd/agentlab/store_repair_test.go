@@ -84,9 +84,13 @@ func TestRepublishRestoresObjectsDeletedUnderItsSeal(t *testing.T) {
 	if out, code := storeCmd(t, exe, "pull", id, "--store", url, "--data-dir", t.TempDir()); code == 0 {
 		t.Fatalf("a run with deleted objects pulled:\n%s", out)
 	}
+	puts := srv.Puts()
 	out, code := storeCmd(t, exe, "publish", id, "--data-dir", data, "--store", url)
 	if code != 0 || !strings.Contains(out, "already in") || !strings.Contains(out, "2 missing object(s) restored") {
 		t.Fatalf("publish again: exit %d\n%s", code, out)
+	}
+	if n := srv.Puts() - puts; n != 4 { // the probe's two writes, then the two missing objects
+		t.Errorf("publishing again made %d writes, not the probe's two and the two missing objects", n)
 	}
 	pulled := t.TempDir()
 	if out, code := storeCmd(t, exe, "pull", id, "--store", url, "--data-dir", pulled); code != 0 {

@@ -138,7 +138,18 @@ func Publish(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pub
 		if !ok {
 			continue
 		}
-		created, err := b.Create(ctx, fileKey(b, runID, seal, name), data)
+		key := fileKey(b, runID, seal, name)
+		if committed {
+			// Under a committed seal only what is missing is written: a
+			// HEAD, not a conditional PUT, so a run that is whole costs no
+			// write at all.
+			if ok, err := b.Exists(ctx, key); err != nil {
+				return nil, err
+			} else if ok {
+				continue
+			}
+		}
+		created, err := b.Create(ctx, key, data)
 		if err != nil {
 			return nil, err
 		}
