@@ -238,6 +238,11 @@ func (b *bundle) writePage(w io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return b.writePageDoc(w, doc)
+}
+
+// writePageDoc is writePage with the report's evidence already loaded.
+func (b *bundle) writePageDoc(w io.Writer, doc *render.Doc) error {
 	data, err := doc.Data()
 	if err != nil {
 		return err

@@ -105,6 +105,10 @@ func Verify(path string, opt Options) (*Result, error) {
 // verifier collects checks.
 type verifier struct {
 	intact bool   // the sealed events verify (checkChain)
+	// pageDoc: the evidence checkEvidence loaded is the one the bundle's
+	// page renders from (a sealed, intact chain with nothing after the
+	// seal), so the page check need not parse and load the events again.
+	pageDoc bool
 	seal   string // the seal hash recomputed from the events, "" if none
 	res    Result
 	opt    Options
@@ -224,6 +228,9 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	doc := v.checkEvidence(b.m.Run, evs, b.get, b.m.Seal.Artifacts)
 
 	// the page: evidence block, visible report, everything else
+	if end := chain.SealedPrefix(evs); v.intact && v.seal != "" && end >= 0 && end == len(evs)-1 {
+		v.pageDoc = true
+	}
 	if doc != nil && perr == nil {
 		v.checkPage(file, b, doc)
 	} else {
@@ -569,7 +576,13 @@ func (v *verifier) checkPage(file []byte, b *bundle, doc *render.Doc) {
 	// a comparison with the file, holding one artifact at a time; only a
 	// difference renders the whole page, to say where it is.
 	same := &sameAs{file: file}
-	if err := b.writePage(same); err != nil {
+	var err error
+	if v.pageDoc {
+		err = b.writePageDoc(same, doc)
+	} else {
+		err = b.writePage(same)
+	}
+	if err != nil {
 		v.fail(CheckPage, "cannot render the bundle again: %v", err)
 		return
 	}
