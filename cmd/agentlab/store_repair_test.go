@@ -31,9 +31,15 @@ func storeCmd(t *testing.T, exe string, args ...string) (string, int) {
 	return string(out), 0
 }
 
+// published is a run published to a fake bucket.
+type published struct {
+	id, url, data string // run id, store URL, the data dir that holds the run
+	srv           *s3fake.Server
+}
+
 // publishedRun runs traceable-weekly into a data dir and publishes it to
-// a fresh fake bucket; it returns the run id, the store URL and the fake.
-func publishedRun(t *testing.T, exe string) (string, string, *s3fake.Server) {
+// a fresh fake bucket.
+func publishedRun(t *testing.T, exe string) published {
 	t.Helper()
 	srv := s3fake.Start(t, "team")
 	url := "s3://team/agentlab?endpoint=" + srv.URL + "&path_style=true"
@@ -50,8 +56,7 @@ func publishedRun(t *testing.T, exe string) (string, string, *s3fake.Server) {
 	if out, code := storeCmd(t, exe, "publish", res.Run, "--data-dir", filepath.Join(dir, "d"), "--store", url); code != 0 {
 		t.Fatalf("publish: exit %d\n%s", code, out)
 	}
-	t.Setenv("AGENTLAB_TEST_PUBLISHED_DATA", filepath.Join(dir, "d"))
-	return res.Run, url, srv
+	return published{id: res.Run, url: url, data: filepath.Join(dir, "d"), srv: srv}
 }
 
 // TestRepublishRestoresObjectsDeletedUnderItsSeal deletes, behind
@@ -62,8 +67,8 @@ func publishedRun(t *testing.T, exe string) (string, string, *s3fake.Server) {
 // there, and the run pulls and verifies again.
 func TestRepublishRestoresObjectsDeletedUnderItsSeal(t *testing.T) {
 	exe := agentlabExe(t)
-	id, url, srv := publishedRun(t, exe)
-	data := os.Getenv("AGENTLAB_TEST_PUBLISHED_DATA")
+	p := publishedRun(t, exe)
+	id, url, srv, data := p.id, p.url, p.srv, p.data
 	var artifact, events string
 	for _, k := range srv.Keys {
 		switch {
@@ -110,8 +115,9 @@ func TestRepublishRestoresObjectsDeletedUnderItsSeal(t *testing.T) {
 // command reference says, with the server's answer in the message.
 func TestStoreAnswering503ToEveryGetExitsTwo(t *testing.T) {
 	exe := agentlabExe(t)
-	id, url, srv := publishedRun(t, exe)
-	srv.UnavailableGets.Store(true)
+	p := publishedRun(t, exe)
+	id, url := p.id, p.url
+	p.srv.UnavailableGets.Store(true)
 	for _, args := range [][]string{
 		{"runs", "list", "--store", url},
 		{"pull", id, "--store", url, "--data-dir", t.TempDir()},
