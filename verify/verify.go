@@ -105,15 +105,15 @@ func Verify(path string, opt Options) (*Result, error) {
 // verifier collects checks.
 type verifier struct {
 	intact bool   // the sealed events verify (checkChain)
-	// pageDoc: the evidence checkEvidence loaded is the one the bundle's
-	// page renders from (a sealed, intact chain with nothing after the
-	// seal), so the page check need not parse and load the events again.
-	pageDoc bool
 	seal   string // the seal hash recomputed from the events, "" if none
 	res    Result
 	opt    Options
 	failed map[string][]string
 	notes  map[string][]string
+	// pageDoc: the evidence checkEvidence loaded is the one the bundle's
+	// page renders from (a sealed, intact chain with nothing after the
+	// seal), so the page check need not parse and load the events again.
+	pageDoc bool
 }
 
 func newVerifier(opt Options) *verifier {
