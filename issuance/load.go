@@ -13,9 +13,8 @@ import (
 // a directory, no permission).
 const CodeMetricsRead = "E-ISSUANCE-READ"
 
-// MaxMetricsBytes is the default cap of a metrics file (fsutil.IssuanceCap);
-// a file over the cap in force is refused before it is read.
-const MaxMetricsBytes = 64 << 20
+// A metrics file is capped by fsutil.IssuanceCap (64 MiB unless
+// configured); a file over it is refused before it is read.
 
 // LoadMetrics reads the metrics file at path and parses it with
 // ParseMetrics. Every error is a diag.Diagnostic, so that a command can
