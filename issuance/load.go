@@ -13,11 +13,9 @@ import (
 // a directory, no permission).
 const CodeMetricsRead = "E-ISSUANCE-READ"
 
-// A metrics file is capped by fsutil.IssuanceCap (64 MiB unless
-// configured); a file over it is refused before it is read.
-
 // LoadMetrics reads the metrics file at path and parses it with
-// ParseMetrics. Every error is a diag.Diagnostic, so that a command can
+// ParseMetrics. A file over fsutil.IssuanceCap (64 MiB unless configured)
+// is refused before it is read. Every error is a diag.Diagnostic, so that a command can
 // print an unreadable file the same way as a malformed one (text, or the
 // JSON diagnostics shape); a problem with the file as a whole is placed
 // at 1:1.

@@ -41,10 +41,6 @@ const (
 	CodeTooBig   = "E-SRC-TOO-LARGE"
 )
 
-// A data file is capped by fsutil.SourceCap (1 GiB unless configured); a
-// file over it is refused before it is read (a source whose path is
-// /dev/zero, or a link to a huge file).
-
 // Query error codes, in addition to the guard's E-SQL-… codes (package sqlguard).
 //
 //	code                 meaning
