@@ -9,6 +9,10 @@
 #   bash bench/run.sh --only compile,verify
 #   bash bench/run.sh --only retrieval   retrieval quality only (seconds)
 #   bash bench/run.sh --only eval   agentlab eval next to promptfoo (bench/eval.sh)
+#   bash bench/run.sh --only memory   verify's peak memory only
+#
+# After the table it measures verify's peak memory against the size of a
+# large run directory and of its bundle (agentlab-bench memory).
 #
 # It builds agentlab and the benchmark driver (bench/cmd/agentlab-bench),
 # generates every input under bench/out/work (nothing is downloaded but
@@ -32,7 +36,7 @@ while [ $# -gt 0 ]; do
     --count) count=$2; args+=(-count "$2"); shift ;;
     --only) only=$2; shift ;;
     --profiles) args+=(-profiles "$2"); shift ;;
-    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -103,14 +107,16 @@ fi
 run_timed=1
 run_retrieval=1
 run_eval=1
+run_memory=1
 if [ -n "$only" ]; then
-  run_timed=0 run_retrieval=0 run_eval=0
+  run_timed=0 run_retrieval=0 run_eval=0 run_memory=0
   rest=()
   IFS=, read -ra names <<<"$only"
   for s in "${names[@]}"; do
     case "$s" in
       eval) run_eval=1 ;;
       retrieval) run_retrieval=1 ;;
+      memory) run_memory=1 ;;
       *) rest+=("$s") ;;
     esac
   done
@@ -138,4 +144,18 @@ if [ "$run_eval" = 1 ]; then
   if [ "$smoke" = 1 ]; then eargs+=(--smoke); else eargs+=(--doc docs/performance.md); fi
   if [ -n "$count" ]; then eargs+=(--count "$count"); fi
   bash bench/eval.sh "$out" "$PWD/$out/agentlab" "${eargs[@]}"
+fi
+
+# verify's memory: peak RSS of `agentlab verify` on a 128 MiB run directory
+# and on its bundle.html, against their sizes; over 2x fails the run. The
+# smoke run's 8 MiB input is smaller than the Go runtime's own footprint,
+# so it only shows the figures.
+if [ "$run_memory" = 1 ]; then
+  [ -x "$out/agentlab-bench" ] || { go build -o "$out/agentlab" ./cmd/agentlab && go build -o "$out/agentlab-bench" ./bench/cmd/agentlab-bench; }
+  echo "measuring verify's peak memory…"
+  if [ "$smoke" = 0 ]; then
+    AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" memory -out "$out" -mib 128 -max-ratio 2
+  else
+    AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" memory -out "$out" -mib 8 -max-ratio 0
+  fi
 fi

@@ -95,9 +95,9 @@ func CompileFile(path string, opts Options) (*plan.Plan, diag.List) {
 }
 
 // readSource reads a file the compiler was asked to load, refusing files
-// above MaxFileSize, and devices, FIFOs and sockets, before reading them.
+// above the flow cap (fsutil.FlowCap, MaxFileSize by default), and devices, FIFOs and sockets, before reading them.
 func readSource(path string, l *diag.List) ([]byte, bool) {
-	data, err := fsutil.ReadFileCapped(path, MaxFileSize, "")
+	data, err := fsutil.FlowCap.ReadFile(path)
 	var big *fsutil.TooLargeError
 	var odd *fsutil.NotRegularError
 	switch {
@@ -107,8 +107,8 @@ func readSource(path string, l *diag.List) ([]byte, bool) {
 			size = fmt.Sprintf("%d bytes", big.Size)
 		}
 		l.Errorf(path, diag.Pos{Line: 1, Col: 1}, "E-YAML-TOO-LARGE",
-			fmt.Sprintf("split the file or make it smaller than %d MiB", MaxFileSize>>20),
-			"file is %s, larger than the %d MiB limit", size, MaxFileSize>>20)
+			"split the file or make it smaller; "+fsutil.FlowCap.Hint(),
+			"file is %s, larger than the %s cap of %d bytes", size, fsutil.FlowCap.Key, big.Limit)
 		return nil, false
 	case errors.As(err, &odd) && odd.Kind == "directory":
 		l.Errorf(path, diag.Pos{}, "E-YAML-READ", "name a file, not a directory", "%s is a directory", path)

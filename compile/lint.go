@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // StdinName is the file name diagnostics give a flow read from standard
@@ -202,18 +203,19 @@ func expandPattern(p string) ([]string, error) {
 	return m, nil
 }
 
-// readStdin reads a flow from standard input, refusing one above
-// MaxFileSize.
+// readStdin reads a flow from standard input, refusing one above the
+// flow cap (fsutil.FlowCap).
 func readStdin(r io.Reader) ([]byte, error) {
 	if r == nil {
 		r = os.Stdin
 	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	limit := fsutil.FlowCap.Bytes()
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read standard input: %v", err)
 	}
-	if int64(len(data)) > MaxFileSize {
-		return nil, fmt.Errorf("standard input is larger than the %d MiB limit of a flow", MaxFileSize>>20)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("standard input is larger than the %s cap of %d bytes; %s", fsutil.FlowCap.Key, limit, fsutil.FlowCap.Hint())
 	}
 	return data, nil
 }

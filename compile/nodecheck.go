@@ -35,16 +35,14 @@ func (f *flow) checkNodeFields(n *nodeInfo) {
 	case "code":
 		oneOf("code", "file")
 		if p := n.str("file"); p != "" && !has("code") && f.inside(v.Get("file"), p, "code file") {
-			b, err := fsutil.ReadFileCapped(filepath.Join(f.dir, p), MaxFileSize, "")
+			b, err := fsutil.FlowCap.ReadFile(filepath.Join(f.dir, p))
 			var big *fsutil.TooLargeError
 			switch {
 			case errors.As(err, &big):
-				f.dec.errf(v.Get("file"), "E-SCHEMA-FILE", "keep code files small", "code file %q is too large", p)
+				f.dec.errf(v.Get("file"), "E-SCHEMA-FILE", "keep code files small; "+fsutil.FlowCap.Hint(), "code file %q is over the %s cap of %d bytes", p, fsutil.FlowCap.Key, big.Limit)
 			case err != nil:
 				f.dec.errf(v.Get("file"), "E-SCHEMA-FILE", "check the path; it is relative to the flow file's directory",
 					"cannot read code file %q: %v", p, unwrapPathErr(err))
-			case len(b) > MaxFileSize:
-				f.dec.errf(v.Get("file"), "E-SCHEMA-FILE", "keep code files small", "code file %q is too large", p)
 			case !utf8.Valid(b):
 				f.dec.errf(v.Get("file"), "E-SCHEMA-FILE", "save the code file as UTF-8", "code file %q is not valid UTF-8", p)
 			default:

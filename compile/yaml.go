@@ -3,7 +3,6 @@ package compile
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -12,10 +11,12 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
-// MaxFileSize caps the size of any file the compiler reads. A flow of
+// MaxFileSize is the default cap of any file the compiler reads
+// (fsutil.FlowCap, which the operator can raise). A flow of
 // 100,000 nodes is about 10 MB; anything far beyond that is a mistake
 // (a data file passed as a flow) and would only exhaust memory.
 const MaxFileSize = 32 << 20
@@ -85,10 +86,10 @@ var yamlLineRe = lazyre.New(`line (\d+)(?:, column (\d+))?`)
 // usable tree. It never panics on any input.
 func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 	s = newSource(file, src)
-	if len(src) > MaxFileSize {
+	if limit := fsutil.FlowCap.Bytes(); int64(len(src)) > limit {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-TOO-LARGE",
-			fmt.Sprintf("split the file or make it smaller than %d MiB", MaxFileSize>>20),
-			"file is %d bytes, larger than the %d MiB limit", len(src), MaxFileSize>>20)
+			"split the file or make it smaller; "+fsutil.FlowCap.Hint(),
+			"file is %d bytes, larger than the %s cap of %d bytes", len(src), fsutil.FlowCap.Key, limit)
 		return nil, s
 	}
 	if !utf8.Valid(src) {

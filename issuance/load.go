@@ -13,16 +13,14 @@ import (
 // a directory, no permission).
 const CodeMetricsRead = "E-ISSUANCE-READ"
 
-// MaxMetricsBytes caps a metrics file; it is refused before it is read.
-const MaxMetricsBytes = 64 << 20
-
 // LoadMetrics reads the metrics file at path and parses it with
-// ParseMetrics. Every error is a diag.Diagnostic, so that a command can
+// ParseMetrics. A file over fsutil.IssuanceCap (64 MiB unless configured)
+// is refused before it is read. Every error is a diag.Diagnostic, so that a command can
 // print an unreadable file the same way as a malformed one (text, or the
 // JSON diagnostics shape); a problem with the file as a whole is placed
 // at 1:1.
 func LoadMetrics(path string) ([]Metric, error) {
-	data, err := fsutil.ReadFileCapped(path, MaxMetricsBytes, fmt.Sprintf("a metrics file is at most %d MiB", MaxMetricsBytes>>20))
+	data, err := fsutil.IssuanceCap.ReadFile(path)
 	if err != nil {
 		var pe *fs.PathError
 		var nr *fsutil.NotRegularError

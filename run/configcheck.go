@@ -35,7 +35,7 @@ const (
 // projectTables are the tables read from the project's agentlab.toml, and
 // userTables those read from the user's config.toml.
 var (
-	projectTables = []string{"http_fetch", "mcp", "paths", "permissions", "providers", "ptc", "sandbox", "secrets", "store"}
+	projectTables = []string{"http_fetch", "limits", "mcp", "paths", "permissions", "providers", "ptc", "sandbox", "secrets", "store"}
 	userTables    = []string{"mcp", "permissions", "providers", "sandbox", "secrets", "store", "trust"}
 )
 
@@ -102,6 +102,8 @@ func CheckConfigFile(file string, project bool) diag.List {
 		if _, l := tools.ParseFetchConfig(file, data); len(l) > 0 {
 			ds = append(ds, l...)
 		}
+		ds = append(ds, checkLimitsTable(file, data)...)
+		ds = append(ds, checkPathsTable(file, data)...)
 	}
 	if !project {
 		if _, l := parseTrust(file, data); len(l) > 0 {

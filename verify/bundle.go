@@ -1,16 +1,15 @@
 package verify
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/evidence/render"
@@ -50,11 +49,16 @@ type artifact struct {
 	B64  *string `json:"b64,omitempty"`
 }
 
-// bundle is the content of bundle.html.
+// bundle is the content of bundle.html. The artifacts of a bundle being
+// written, or edited, are held in arts; those of a bundle being verified
+// stay in the file as blocks, with their hashes in sums (bundle_read.go).
 type bundle struct {
-	m     manifest
-	arts  map[string][]byte
-	order []string // artifact ids, sorted
+	m         manifest
+	arts      map[string][]byte
+	blocks    map[string][]byte
+	sums      map[string]hashid.ID
+	canonical map[string]bool
+	order     []string // artifact ids, sorted
 }
 
 // BundleOptions says where a run's artifacts are and how to sign.
@@ -129,12 +133,11 @@ func WriteBundle(w io.Writer, runDir string, opt BundleOptions) error {
 		b.arts[s] = data
 	}
 	b.sortArtifacts()
-	page, err := b.page()
-	if err != nil {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if err := b.writePage(bw); err != nil {
 		return err
 	}
-	_, err = w.Write(page)
-	return err
+	return bw.Flush()
 }
 
 // inputsHash is the inputs_hash of run.started, if any.
@@ -157,12 +160,17 @@ func (b *bundle) sortArtifacts() {
 	for id := range b.arts {
 		b.order = append(b.order, id)
 	}
+	for id := range b.blocks {
+		if _, dup := b.arts[id]; !dup {
+			b.order = append(b.order, id)
+		}
+	}
 	sort.Strings(b.order)
 }
 
 // get serves artifacts from the bundle, re-hashing each one.
 func (b *bundle) get(id hashid.ID) ([]byte, error) {
-	data, ok := b.arts[id.String()]
+	data, ok := b.artifactBytes(id.String())
 	if !ok {
 		return nil, fmt.Errorf("artifact %s is not in the bundle", id.Short())
 	}
@@ -212,59 +220,93 @@ const pendingHTML = `<section id="al-verdict" class="al-verdict" data-status="pe
 
 // page renders the whole bundle.html from its content.
 func (b *bundle) page() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := b.writePage(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writePage writes the whole bundle.html to w, one artifact at a time, so
+// that neither writing nor checking a bundle holds a second copy of it.
+func (b *bundle) writePage(w io.Writer) error {
 	evs, _, err := b.events()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	doc, err := render.LoadRun(b.m.Run, evs, b.get)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	return b.writePageDoc(w, doc)
+}
+
+// writePageDoc is writePage with the report's evidence already loaded.
+func (b *bundle) writePageDoc(w io.Writer, doc *render.Doc) error {
 	data, err := doc.Data()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	after, err := b.evidenceHTML()
-	if err != nil {
-		return nil, err
+	// The page around the evidence, split where the evidence goes. Nothing
+	// after that slot (the script, JSON-escaped where it holds the layout)
+	// can contain the slot's NUL bytes, so its last occurrence is the slot.
+	page := render.Assemble(render.Page{Title: "Bundle: " + doc.Title(), Before: pendingHTML, Body: render.Body(doc), Data: data, After: render.SlotAfter, Script: BundleScript()})
+	at := bytes.LastIndex(page, []byte(render.SlotAfter))
+	if _, err := w.Write(page[:at]); err != nil {
+		return err
 	}
-	return render.Assemble(render.Page{Title: "Bundle: " + doc.Title(), Before: pendingHTML, Body: render.Body(doc), Data: data, After: after, Script: BundleScript()}), nil
+	if err := b.writeEvidence(w); err != nil {
+		return err
+	}
+	_, err = w.Write(page[at+len(render.SlotAfter):])
+	return err
 }
 
 func (b *bundle) evidenceHTML() (string, error) {
 	var s strings.Builder
-	mj, err := json.Marshal(b.m)
-	if err != nil {
+	if err := b.writeEvidence(&s); err != nil {
 		return "", err
 	}
-	s.WriteString(manifestOpen)
-	s.Write(mj)
-	s.WriteString(scriptClose)
-	for _, id := range b.order {
-		a := artifact{ID: id}
-		data := b.arts[id]
-		if utf8.Valid(data) {
-			t := string(data)
-			a.Text = &t
-		} else {
-			e := base64.StdEncoding.EncodeToString(data)
-			a.B64 = &e
-		}
-		aj, err := json.Marshal(a)
-		if err != nil {
-			return "", err
-		}
-		s.WriteString(artifactOpen)
-		s.Write(aj)
-		s.WriteString(scriptClose)
-	}
 	return s.String(), nil
+}
+
+// writeEvidence writes the al-bundle block and one al-artifact block per
+// artifact, in id order.
+func (b *bundle) writeEvidence(w io.Writer) error {
+	if _, err := io.WriteString(w, manifestOpen); err != nil {
+		return err
+	}
+	if err := writeManifest(w, &b.m); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, scriptClose); err != nil {
+		return err
+	}
+	for _, id := range b.order {
+		if _, held := b.arts[id]; !held && b.canonical[id] {
+			if _, err := io.WriteString(w, artifactOpen); err != nil {
+				return err
+			}
+			if _, err := w.Write(b.blocks[id]); err != nil {
+				return err
+			}
+			if _, err := io.WriteString(w, scriptClose); err != nil {
+				return err
+			}
+			continue
+		}
+		data, _ := b.artifactBytes(id)
+		if err := writeArtifactBlock(w, id, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Limits applied when reading a bundle, so that a crafted file cannot
 // exhaust the verifier.
 const (
-	DefaultMaxBytes = 2 << 30 // the whole file
+	DefaultMaxBytes = 2 << 30 // the whole file, unless fsutil.VerifyCap is configured
 	MaxJSONDepth    = 200     // nesting of any embedded JSON value
 	MaxEvents       = 10_000_000
 	MaxArtifacts    = 1_000_000
@@ -272,75 +314,6 @@ const (
 
 // errNotBundle marks a file that is not a bundle at all (exit 2).
 var errNotBundle = errors.New("not an agentlab bundle")
-
-// parseBundle reads the embedded evidence of a bundle.html. A file
-// without the manifest block is not a bundle (errNotBundle); a damaged
-// block is returned as a problem, with as much as could be read.
-func parseBundle(file []byte) (*bundle, []string, error) {
-	var probs []string
-	i := bytes.Index(file, []byte(manifestOpen))
-	if i < 0 {
-		return nil, nil, errNotBundle
-	}
-	b := &bundle{arts: map[string][]byte{}}
-	rest := file[i+len(manifestOpen):]
-	j := bytes.Index(rest, []byte("</script>"))
-	if j < 0 {
-		return nil, nil, fmt.Errorf("%w: the manifest block is not closed", errNotBundle)
-	}
-	if err := decodeCapped(rest[:j], &b.m); err != nil {
-		probs = append(probs, "the embedded manifest (al-bundle) is unreadable: "+err.Error())
-	}
-	if b.m.Format != BundleFormat && len(probs) == 0 {
-		probs = append(probs, fmt.Sprintf("bundle format %d is not %d; use a matching agentlab", b.m.Format, BundleFormat))
-	}
-	if len(b.m.Events) > MaxEvents {
-		return nil, nil, fmt.Errorf("the bundle has %d events, over the limit of %d", len(b.m.Events), MaxEvents)
-	}
-	rest = rest[j:]
-	n := 0
-	for {
-		k := bytes.Index(rest, []byte(artifactOpen))
-		if k < 0 {
-			break
-		}
-		if n++; n > MaxArtifacts {
-			return nil, nil, fmt.Errorf("the bundle has over %d artifacts", MaxArtifacts)
-		}
-		rest = rest[k+len(artifactOpen):]
-		e := bytes.Index(rest, []byte("</script>"))
-		if e < 0 {
-			probs = append(probs, fmt.Sprintf("embedded artifact block %d is not closed", n))
-			break
-		}
-		var a artifact
-		if err := decodeCapped(rest[:e], &a); err != nil {
-			probs = append(probs, fmt.Sprintf("embedded artifact block %d is unreadable: %v", n, err))
-			rest = rest[e:]
-			continue
-		}
-		var data []byte
-		switch {
-		case a.Text != nil && a.B64 == nil:
-			data = []byte(*a.Text)
-		case a.B64 != nil && a.Text == nil:
-			d, err := base64.StdEncoding.DecodeString(*a.B64)
-			if err != nil {
-				probs = append(probs, fmt.Sprintf("artifact %s: base64: %v", a.ID, err))
-			}
-			data = d
-		default:
-			probs = append(probs, fmt.Sprintf("embedded artifact block %d (%s) needs exactly one of text and b64", n, a.ID))
-		}
-		if _, dup := b.arts[a.ID]; dup {
-			probs = append(probs, fmt.Sprintf("artifact %s is embedded twice", a.ID))
-		}
-		b.arts[a.ID] = data
-		rest = rest[e:]
-	}
-	b.sortArtifacts()
-	return b, probs, nil
-}
 
 // decodeCapped decodes one JSON value after checking its nesting depth.
 func decodeCapped(raw []byte, v any) error {

@@ -68,7 +68,7 @@ func readRecord(dir, artifacts string) (*runDir, error) {
 		artifacts = DefaultArtifactsDir(dir)
 	}
 	r := &runDir{dir: dir, artifacts: artifacts}
-	b, err := readCapped(filepath.Join(dir, "run.json"), 64<<20)
+	b, err := readCappedHint(filepath.Join(dir, "run.json"), fsutil.RecordCap.Bytes(), fsutil.RecordCap.Hint())
 	if err != nil {
 		return nil, err
 	}
@@ -108,13 +108,23 @@ var errTooBig = errors.New("over the size limit")
 // A device, FIFO or socket (a bundle or events.jsonl that is, or links
 // to, /dev/zero or a pipe) is refused before anything is read.
 func readCapped(path string, limit int64) ([]byte, error) {
+	return readCappedHint(path, limit, verifyCapHint())
+}
+
+// verifyCapHint says how to raise the cap of what verify reads.
+func verifyCapHint() string {
+	return fsutil.VerifyCap.Hint() + ", or with --max-bytes"
+}
+
+// readCappedHint is readCapped with its own way to raise the cap.
+func readCappedHint(path string, limit int64, hint string) ([]byte, error) {
 	f, fsize, err := fsutil.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if fsize > limit {
-		return nil, fmt.Errorf("%s: %d bytes, %w of %d (raise it with --max-bytes)", path, fsize, errTooBig, limit)
+		return nil, fmt.Errorf("%s: %d bytes, %w of %d (%s)", path, fsize, errTooBig, limit, hint)
 	}
 	size := max(fsize+1, 512)
 	b := make([]byte, 0, min(size, limit+1))
@@ -133,7 +143,7 @@ func readCapped(path string, limit int64) ([]byte, error) {
 		}
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: %w of %d bytes (raise it with --max-bytes)", path, errTooBig, limit)
+		return nil, fmt.Errorf("%s: %w of %d bytes (%s)", path, errTooBig, limit, hint)
 	}
 	return b, nil
 }

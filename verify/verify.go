@@ -14,6 +14,7 @@ import (
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/evidence/render"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 )
 
@@ -66,7 +67,8 @@ type Options struct {
 	// ArtifactsDir is the artifact store of a run directory ("" means
 	// <data-dir>/artifacts two levels above it).
 	ArtifactsDir string
-	// MaxBytes caps the bundle file and events.jsonl (0: DefaultMaxBytes).
+	// MaxBytes caps the bundle file and events.jsonl (0: the verify cap in
+	// force, fsutil.VerifyCap, DefaultMaxBytes unless configured).
 	MaxBytes int64
 	// Workers hashes artifacts of a run directory in parallel (0: GOMAXPROCS).
 	Workers int
@@ -83,7 +85,7 @@ func (e *UnreadableError) Unwrap() error { return e.Err }
 // returns an *UnreadableError when path cannot be read as either.
 func Verify(path string, opt Options) (*Result, error) {
 	if opt.MaxBytes <= 0 {
-		opt.MaxBytes = DefaultMaxBytes
+		opt.MaxBytes = fsutil.VerifyCap.Bytes()
 	}
 	if opt.Expect != "" {
 		if _, err := hashid.Parse(opt.Expect); err != nil {
@@ -97,11 +99,12 @@ func Verify(path string, opt Options) (*Result, error) {
 	if fi.IsDir() {
 		return verifyRunDir(path, opt)
 	}
-	file, err := readCapped(path, opt.MaxBytes)
+	file, release, err := openBundleFile(path, opt.MaxBytes)
 	if err != nil {
 		return nil, &UnreadableError{err}
 	}
-	return VerifyBundle(file, opt)
+	defer release()
+	return verifyBundleFile(file, opt)
 }
 
 // verifier collects checks.
@@ -112,6 +115,10 @@ type verifier struct {
 	opt    Options
 	failed map[string][]string
 	notes  map[string][]string
+	// pageDoc: the evidence checkEvidence loaded is the one the bundle's
+	// page renders from (a sealed, intact chain with nothing after the
+	// seal), so the page check need not parse and load the events again.
+	pageDoc bool
 }
 
 func newVerifier(opt Options) *verifier {
@@ -173,7 +180,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	if opt.MaxBytes > 0 && int64(len(file)) > opt.MaxBytes {
 		return nil, &UnreadableError{fmt.Errorf("the bundle is %d bytes, over the limit of %d", len(file), opt.MaxBytes)}
 	}
-	b, probs, err := parseBundle(file)
+	b, probs, err := scanBundle(file)
 	if err != nil {
 		return nil, &UnreadableError{err}
 	}
@@ -182,7 +189,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	for _, p := range probs {
 		v.fail(CheckBundle, "%s", p)
 	}
-	v.done(CheckBundle, fmt.Sprintf("format %d, %d events, %d artifacts", b.m.Format, len(b.m.Events), len(b.arts)))
+	v.done(CheckBundle, fmt.Sprintf("format %d, %d events, %d artifacts", b.m.Format, len(b.m.Events), len(b.order)))
 
 	// artifacts
 	for _, id := range b.order {
@@ -191,7 +198,7 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 			v.fail(CheckArtifacts, "artifact id %q is not a hash id", id)
 			continue
 		}
-		if got := hashid.Sum(b.arts[id]); got != h {
+		if got := b.sum(id); got != h {
 			v.fail(CheckArtifacts, "artifact %s is altered: its bytes hash to %s", h.Short(), got.Short())
 		}
 	}
@@ -219,13 +226,16 @@ func VerifyBundle(file []byte, opt Options) (*Result, error) {
 	}
 	v.checkChain(b.m.Run, evs, cprobs, lines)
 
-	has := func(id string) bool { _, ok := b.arts[id]; return ok }
+	has := b.has
 	v.checkEmbedded(b, evs)
 	v.checkSeal(b.m.Run, b.m.SealHash, &b.m.Seal, evs, has)
 	v.checkPlan(&b.m.Seal, evs, b.get)
 	doc := v.checkEvidence(b.m.Run, evs, b.get, b.m.Seal.Artifacts)
 
 	// the page: evidence block, visible report, everything else
+	if end := chain.SealedPrefix(evs); v.intact && v.seal != "" && end >= 0 && end == len(evs)-1 {
+		v.pageDoc = true
+	}
 	if doc != nil && perr == nil {
 		v.checkPage(file, b, doc)
 	} else {
@@ -552,7 +562,7 @@ func (v *verifier) checkEmbedded(b *bundle, evs []chain.Event) {
 	}
 	if ih := inputsHash(evs); ih != "" {
 		want[ih] = true
-		if _, ok := b.arts[ih]; !ok && !sealed[ih] {
+		if !b.has(ih) && !sealed[ih] {
 			v.fail(CheckSeal, "the inputs artifact %s that run.started names is not in the bundle", short(ih))
 		}
 	}
@@ -567,6 +577,23 @@ func (v *verifier) checkEmbedded(b *bundle, evs []chain.Event) {
 // it with the file, attributing a difference to the evidence block, the
 // visible report or the rest of the page.
 func (v *verifier) checkPage(file []byte, b *bundle, doc *render.Doc) {
+	// The usual case, a bundle as written, is settled by rendering it into
+	// a comparison with the file, holding one artifact at a time; only a
+	// difference renders the whole page, to say where it is.
+	same := &sameAs{file: file}
+	var err error
+	if v.pageDoc {
+		err = b.writePageDoc(same, doc)
+	} else {
+		err = b.writePage(same)
+	}
+	if err != nil {
+		v.fail(CheckPage, "cannot render the bundle again: %v", err)
+		return
+	}
+	if same.whole() {
+		return
+	}
 	want, err := b.page()
 	if err != nil {
 		v.fail(CheckPage, "cannot render the bundle again: %v", err)

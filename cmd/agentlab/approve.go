@@ -131,7 +131,7 @@ Examples:
 func readFields(file string, pairs []string) (map[string]any, error) {
 	vals := map[string]any{}
 	if file != "" {
-		if err := readJSONObjectFile("--fields-file", file, maxInputFileBytes, &vals); err != nil {
+		if err := readJSONObjectFile("--fields-file", file, &vals); err != nil {
 			if _, ok := err.(*exitError); ok {
 				return nil, err
 			}

@@ -109,15 +109,23 @@ func finishRun(t *testing.T, exe, flow, dir string, crashes []string) (crashResu
 // has more of (run.resumed) than an uninterrupted one.
 var chainVaries = regexp.MustCompile(`("seq":)\d+|(data-n="seq">)\d+<`)
 
-// samePages compares report.html of two runs of the same flow, up to the
-// chain facts (seal, head, seq), and checks that the bundle verifies.
+// bundleManifest matches the al-bundle block of bundle.html: the event
+// lines and the seal, which an interrupted run has more of (run.resumed).
+// Everything else in the bundle — the report, every artifact, the
+// verifier — must equal the uninterrupted run's.
+var bundleManifest = regexp.MustCompile(`(<script type="application/json" id="al-bundle">)[^<]*(</script>)`)
+
+// samePages compares report.html and bundle.html of two runs of the same
+// flow, up to the chain facts (seal, head, seq, the bundle's event lines),
+// and checks that the bundle verifies.
 func samePages(t *testing.T, exe string, ref, got crashResult, what string) {
 	t.Helper()
-	norm := func(r crashResult) []byte {
-		b, err := os.ReadFile(*r.Report)
+	norm := func(path string) []byte {
+		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		b = bundleManifest.ReplaceAll(b, []byte("${1}MANIFEST${2}"))
 		for _, k := range []string{"seal", "head"} {
 			if v := metaField(b, k); v != "" {
 				b = bytes.ReplaceAll(b, []byte(v), []byte(strings.ToUpper(k)))
@@ -125,14 +133,22 @@ func samePages(t *testing.T, exe string, ref, got crashResult, what string) {
 		}
 		return chainVaries.ReplaceAll(b, []byte("${1}${2}N"))
 	}
-	a, b := norm(ref), norm(got)
-	if !bytes.Equal(a, b) {
-		i := 0
-		for i < len(a) && i < len(b) && a[i] == b[i] {
-			i++
+	for _, page := range []struct {
+		name     string
+		ref, got string
+	}{
+		{"report.html", *ref.Report, *got.Report},
+		{"bundle.html", *ref.Bundle, *got.Bundle},
+	} {
+		a, b := norm(page.ref), norm(page.got)
+		if !bytes.Equal(a, b) {
+			i := 0
+			for i < len(a) && i < len(b) && a[i] == b[i] {
+				i++
+			}
+			lo := max(0, i-120)
+			t.Fatalf("%s: %s differs from the uninterrupted run's at byte %d:\n got …%s…\nwant …%s…", what, page.name, i, b[lo:min(len(b), i+120)], a[lo:min(len(a), i+120)])
 		}
-		lo := max(0, i-120)
-		t.Fatalf("%s: report.html differs from the uninterrupted run's at byte %d:\n got …%s…\nwant …%s…", what, i, b[lo:min(len(b), i+120)], a[lo:min(len(a), i+120)])
 	}
 	cmd := exec.Command(exe, "verify", *got.Bundle)
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -169,10 +185,11 @@ func eventCount(t *testing.T, dir, id string) int {
 // TestKillAtEveryEventBoundary stops agentlab with SIGKILL right after each
 // event of a run of each crash flow (and right after the seal, before the
 // pages), through the test hook AGENTLAB_TEST_CRASH_AFTER, resumes, and
-// requires the outputs and report.html of the uninterrupted run, a bundle
-// that verifies and a clean store. A third of the trials crash the
-// resume too, a few events later. With AGENTLAB_LONG=1 every boundary of
-// every flow is tried; otherwise an evenly spread sample of eight per flow.
+// requires the outputs, report.html and bundle.html of the uninterrupted
+// run, a bundle that verifies and a clean store. A third of the trials
+// crash the resume too, a few events later. With AGENTLAB_LONG=1 every
+// boundary of every flow is tried; otherwise an evenly spread sample of
+// eight per flow.
 func TestKillAtEveryEventBoundary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a few hundred processes")

@@ -21,9 +21,6 @@ import (
 
 func init() { register("export", newExportCmd) }
 
-// maxInputsFile caps --inputs of export argo.
-const maxInputsFile = 64 << 20
-
 func newExportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export argo SUITE.eval.yml|PLAN.json",
@@ -88,7 +85,7 @@ Examples:
 				if shards != 0 {
 					return exitf(exitUsage, "--shards splits an evaluation suite; a plan takes --inputs FILE (one JSON object per line)")
 				}
-				b, rerr := fsutil.ReadFileCapped(path, maxInputsFile, "a compiled plan is far smaller")
+				b, rerr := fsutil.ReadFileCapped(path, fsutil.InputCap.Bytes(), "a compiled plan is far smaller; "+fsutil.InputCap.Hint())
 				if rerr != nil {
 					return exitf(exitUsage, "%v", rerr)
 				}
@@ -168,13 +165,13 @@ func runExtra(provider, model string) []string {
 // inputLines reads a JSON Lines file of input objects, compacting each
 // line; blank lines are skipped.
 func inputLines(path string) ([]string, error) {
-	b, err := fsutil.ReadFileCapped(path, maxInputsFile, "split the batch into several files")
+	b, err := fsutil.ReadFileCapped(path, fsutil.InputCap.Bytes(), "split the batch into several files; "+fsutil.InputCap.Hint())
 	if err != nil {
 		return nil, err
 	}
 	var lines []string
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 0, 64<<10), maxInputsFile)
+	sc.Buffer(make([]byte, 0, 64<<10), int(min(fsutil.InputCap.Bytes(), 1<<40)))
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {

@@ -11,19 +11,12 @@ import (
 	"github.com/agentlab/agentlab/fsutil"
 )
 
-// Caps on the files the CLI reads whole on the user's behalf (checked
-// before anything is read; devices, FIFOs and sockets are refused).
-const (
-	maxInputFileBytes = 64 << 20 // --input-file, --fields-file
-	maxStdinBytes     = 64 << 20 // a narrative piped to issuance
-)
-
 // readJSONObjectFile reads a JSON object from the file a flag names,
 // refusing a file over the cap, one that is not a regular file, and an
 // object that repeats a key at any depth (encoding/json would keep the
 // last one silently, so {"week":"W46","week":"W47"} would run W47).
-func readJSONObjectFile(flag, path string, limit int64, into *map[string]any) error {
-	b, err := fsutil.ReadFileCapped(path, limit, fmt.Sprintf("the cap for %s is %d MiB; pass large data through a source file instead", flag, limit>>20))
+func readJSONObjectFile(flag, path string, into *map[string]any) error {
+	b, err := fsutil.ReadFileCapped(path, fsutil.InputCap.Bytes(), "pass large data through a source file instead; "+fsutil.InputCap.Hint())
 	if err != nil {
 		return exitf(exitUsage, "cannot read %s: %v", flag, err)
 	}
@@ -101,13 +94,14 @@ func duplicateKey(b []byte) (string, string) {
 }
 
 // readCappedStdin reads r whole, refusing more than limit bytes.
-func readCappedStdin(r io.Reader, limit int64, what string) ([]byte, error) {
+func readCappedStdin(r io.Reader, c *fsutil.ByteCap, what string) ([]byte, error) {
+	limit := c.Bytes()
 	b, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is over the cap of %d MiB; pass a shorter text", what, limit>>20)
+		return nil, fmt.Errorf("%s is over the %s cap of %d bytes; pass a shorter text; %s", what, c.Key, limit, c.Hint())
 	}
 	return b, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/issuance"
 	"github.com/spf13/cobra"
 )
@@ -70,7 +71,7 @@ Examples:
 			}
 			var text string
 			if len(args) == 0 || args[0] == "-" {
-				b, err := readCappedStdin(cmd.InOrStdin(), maxStdinBytes, "the narrative on standard input")
+				b, err := readCappedStdin(cmd.InOrStdin(), fsutil.IssuanceCap, "the narrative on standard input")
 				if err != nil {
 					return exitf(exitUsage, "cannot read the narrative from standard input: %v", err)
 				}

@@ -46,8 +46,8 @@ type jsonResult struct {
 // with AGENTLAB_LONG=1, or AGENTLAB_KILL_TRIALS), taking the crash flows
 // in turn (a tool node, metrics and a report; an agent; a human node; a
 // wide graph with a loop). Every interrupted run must finish — by resume,
-// and approvals where it waits for a person — with the outputs and
-// report.html of an uninterrupted run, a bundle that verifies and a clean
+// and approvals where it waits for a person — with the outputs, report.html
+// and bundle.html of an uninterrupted run, a bundle that verifies and a clean
 // store. A run directory always holds its checkpoint, so a run killed at
 // any instant after its directory appeared resumes. Attempts whose kill
 // came before the run directory appeared or after the run finished are

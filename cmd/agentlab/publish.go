@@ -26,8 +26,10 @@ pages under its seal, and runs/RUN/SEAL last, the commit point. agentlab run
 earlier, or again after a publish was interrupted.
 
 Every object is written once (a conditional PUT; first writer wins). A run
-the bucket holds already under the same seal is left as it is; under another
-seal the publish is refused ("not reproducible"), naming both seals.
+the bucket holds already under the same seal is left as it is, except that
+any of its objects that went missing (deleted under the committed SEAL) is
+put back; under another seal the publish is refused ("not reproducible"),
+naming both seals.
 
 RUN defaults to the latest run and may be a unique prefix of a run id.
 
@@ -85,7 +87,7 @@ Examples:
 // that does not match (another seal, a corrupt blob) is a failure (1).
 func shareError(err error) error {
 	switch {
-	case errors.Is(err, share.ErrNotSealed), errors.Is(err, runlog.ErrNoRun), errors.Is(err, runlog.ErrBadID):
+	case errors.Is(err, share.ErrNotSealed), errors.Is(err, runlog.ErrNoRun), errors.Is(err, runlog.ErrBadID), bucket.Unreachable(err):
 		return exitf(exitUsage, "%v", err)
 	case errors.Is(err, share.ErrNotReproducible), errors.Is(err, bucket.ErrTooLarge):
 		return exitf(exitFailed, "%v", err)

@@ -73,6 +73,9 @@ Examples:
   agentlab verify .agentlab/out/<run>/bundle.html`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return configureCaps(cmd)
+		},
 	}
 	root.PersistentFlags().BoolVar(&global.noColor, "no-color", false, "disable colour (also NO_COLOR)")
 	root.PersistentFlags().BoolVarP(&global.quiet, "quiet", "q", false, "print only results and errors")

@@ -222,7 +222,7 @@ type loadedPlan struct {
 // loadPlan reads a compiled plan (.json, or a file starting with '{') or
 // compiles a flow on the fly, printing its diagnostics.
 func loadPlan(cmd *cobra.Command, path string) (loadedPlan, error) {
-	b, err := fsutil.ReadFileCapped(path, compile.MaxFileSize, fmt.Sprintf("flows and plans are at most %d MiB", compile.MaxFileSize>>20))
+	b, err := fsutil.FlowCap.ReadFile(path)
 	if err != nil {
 		return loadedPlan{}, exitf(exitUsage, "cannot read %s: %v", path, err)
 	}
@@ -261,7 +261,7 @@ func planName(path string) string {
 func readInputs(file string, pairs []string) (map[string]any, error) {
 	in := map[string]any{}
 	if file != "" {
-		if err := readJSONObjectFile("--input-file", file, maxInputFileBytes, &in); err != nil {
+		if err := readJSONObjectFile("--input-file", file, &in); err != nil {
 			if _, ok := err.(*exitError); ok {
 				return nil, err
 			}

@@ -74,6 +74,9 @@ plan and when it started.
 With --store, the runs a shared store holds (those whose SEAL is written),
 each with its seal.
 
+Exit codes: 0 listed, 1 the store answered with an error, 2 usage or the
+store cannot be reached (no answer, or 502, 503 or 504 after retries).
+
 Examples:
   agentlab runs list
   agentlab runs list --format json

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/agentlab/agentlab/run/share"
+	"github.com/agentlab/agentlab/run/store/bucket"
 )
 
 // runsListShared lists the committed runs of a shared store.
@@ -20,6 +21,9 @@ func runsListShared(w io.Writer, storeURL, format string) error {
 	}
 	runs, err := share.List(ctx, b)
 	if err != nil {
+		if bucket.Unreachable(err) {
+			return exitf(exitUsage, "%v", err)
+		}
 		return exitf(exitFailed, "%v", err)
 	}
 	if runs == nil {

@@ -121,6 +121,8 @@ func publishTo(ctx context.Context, b *bucket.Bucket, dataDir, runID string, w i
 	if !global.quiet {
 		if p.Created {
 			fmt.Fprintf(w, "published run %s to %s (%d artifacts, %d uploaded, %s)\n", runID, b.Loc, p.Artifacts, p.Uploaded, humanBytes(p.Bytes))
+		} else if p.Restored > 0 {
+			fmt.Fprintf(w, "run %s is already in %s with the same seal; %d missing object(s) restored (%s)\n", runID, b.Loc, p.Restored, humanBytes(p.Bytes))
 		} else {
 			fmt.Fprintf(w, "run %s is already in %s with the same seal; nothing was written\n", runID, b.Loc)
 		}

@@ -50,7 +50,7 @@ Examples:
 				return err
 			}
 			if maxBytes < 0 {
-				return exitf(exitUsage, "--max-bytes %d is negative; give a size in bytes (0 means the default, 2 GiB)", maxBytes)
+				return exitf(exitUsage, "--max-bytes %d is negative; give a size in bytes (0 means the verify_bytes cap in force, 2 GiB unless [limits] or AGENTLAB_MAX_VERIFY_BYTES set it)", maxBytes)
 			}
 			opt := verify.Options{Expect: expect, ArtifactsDir: artifacts, MaxBytes: maxBytes}
 			if pubkey != "" {
@@ -82,7 +82,7 @@ Examples:
 	fl.StringVar(&pubkey, "pubkey", "", "the ed25519 public key file the seal must be signed with")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	fl.StringVar(&artifacts, "artifacts", "", "artifact store of a run directory (default: <data-dir>/artifacts above it)")
-	fl.Int64Var(&maxBytes, "max-bytes", 0, "largest bundle or event log to read (default 2 GiB)")
+	fl.Int64Var(&maxBytes, "max-bytes", 0, "largest bundle or event log to read (default: the verify_bytes cap, 2 GiB)")
 	return cmd
 }
 

@@ -33,7 +33,10 @@ type Server struct {
 	ConflictPuts atomic.Int64
 	// FailPutsAfter, when > 0, answers 500 to every PUT after that many.
 	FailPutsAfter atomic.Int64
-	puts          atomic.Int64
+	// UnavailableGets answers 503 to every GET, as an overloaded or
+	// half-down server does while it still accepts writes.
+	UnavailableGets atomic.Bool
+	puts            atomic.Int64
 
 	mu   sync.Mutex
 	Keys []string // keys PUT, in order
@@ -49,6 +52,10 @@ func New(bucket string) (*Server, error) {
 	s := &Server{Backend: backend}
 	h := gofakes3.New(backend).Server()
 	s.ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && s.UnavailableGets.Load() {
+			http.Error(w, "service unavailable", http.StatusServiceUnavailable)
+			return
+		}
 		if r.Method == http.MethodPut {
 			n := s.puts.Add(1)
 			if after := s.FailPutsAfter.Load(); after > 0 && n > after {

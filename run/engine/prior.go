@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentlab/agentlab/evidence"
 	"github.com/agentlab/agentlab/hashid"
 )
 
@@ -30,6 +31,9 @@ type Prior struct {
 type priorNode struct {
 	Status  string // StateFinished | StateSkipped
 	payload payload
+	// metrics is the MetricSet a metrics node stored: the report nodes
+	// after it cite from it (a dual card's pinned values live only there).
+	metrics *evidence.MetricSet
 }
 
 // NewPrior reads the node events of an earlier attempt; get loads an
@@ -43,7 +47,11 @@ func NewPrior(events []RecordedEvent, get func(hashid.ID) ([]byte, error)) (*Pri
 			if err != nil {
 				return nil, fmt.Errorf("event node.finished of %q: %v", ev.Node, err)
 			}
-			p.nodes[ev.Node] = priorNode{Status: StateFinished, payload: pl}
+			ms, err := decodeMetricSet(ev.Data, get)
+			if err != nil {
+				return nil, fmt.Errorf("event node.finished of %q: %v", ev.Node, err)
+			}
+			p.nodes[ev.Node] = priorNode{Status: StateFinished, payload: pl, metrics: ms}
 		case EvNodeSkipped:
 			if _, ok := p.nodes[ev.Node]; !ok {
 				p.nodes[ev.Node] = priorNode{Status: StateSkipped}
@@ -112,4 +120,31 @@ func decodePayload(data json.RawMessage, get func(hashid.ID) ([]byte, error)) (p
 		return payload{}, err
 	}
 	return pl, nil
+}
+
+// decodeMetricSet loads the metrics_artifact a node.finished event
+// references, or returns nil when it references none.
+func decodeMetricSet(data json.RawMessage, get func(hashid.ID) ([]byte, error)) (*evidence.MetricSet, error) {
+	var ref struct {
+		Artifact string `json:"metrics_artifact"`
+	}
+	if err := json.Unmarshal(data, &ref); err != nil || ref.Artifact == "" {
+		return nil, err
+	}
+	id, err := hashid.Parse(ref.Artifact)
+	if err != nil {
+		return nil, err
+	}
+	if get == nil {
+		return nil, fmt.Errorf("artifact %s cannot be read", ref.Artifact)
+	}
+	b, err := get(id)
+	if err != nil {
+		return nil, fmt.Errorf("artifact %s: %v", ref.Artifact, err)
+	}
+	var set evidence.MetricSet
+	if err := json.Unmarshal(b, &set); err != nil {
+		return nil, fmt.Errorf("metrics artifact %s: %v", ref.Artifact, err)
+	}
+	return &set, nil
 }

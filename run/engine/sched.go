@@ -248,6 +248,12 @@ func (g *graphRun) runNode(ctx context.Context, gn *gnode) completion {
 			return fail(err)
 		}
 		g.apply(n, p.payload)
+		if p.metrics != nil {
+			ev := g.r.evidence()
+			ev.mu.Lock()
+			ev.metrics[id] = p.metrics
+			ev.mu.Unlock()
+		}
 		g.r.note(Update{Node: id, Type: n.Type, State: StateFinished, Cached: true, Usage: usageOf(p.payload.Output)})
 		if err := g.seq.close(gn.pos); err != nil {
 			return completion{gn: gn, status: stFailed, err: err}

@@ -501,3 +501,6 @@ func (c *Config) Apply(opts *Options) {
 	own.under(c)
 	opts.Remote, opts.Prices = own.Remote, own.Prices
 }
+
+// KeyPos is keyPos for the other tables' checks.
+func KeyPos(data []byte, table, key string) diag.Pos { return keyPos(data, table, key) }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/run/store"
 )
 
@@ -16,7 +17,7 @@ type TornTail = chain.TornTail
 // readEvents reads an events.jsonl file with chain.ParseLog. A missing
 // file is an empty log.
 func readEvents(path string) ([]chain.Event, []chain.Problem, *TornTail, error) {
-	if err := checkRunFile(path, MaxEventsBytes); err != nil {
+	if err := checkRunFile(path, fsutil.EventsCap.Bytes(), "; "+fsutil.EventsCap.Hint()); err != nil {
 		return nil, nil, nil, err
 	}
 	b, err := store.ReadFileRetry(path)

@@ -12,19 +12,16 @@ import (
 // resume, runs show, doctor and verify refuse it instead of filling the
 // memory. Devices, FIFOs and sockets are refused whatever their size
 // (store.OSFS.ReadFile).
-const (
-	// MaxEventsBytes caps events.jsonl (verify's own default is the same).
-	MaxEventsBytes int64 = 2 << 30
-	// MaxRecordBytes caps run.json (it holds the inputs and outputs).
-	MaxRecordBytes int64 = 256 << 20
-	// MaxCheckpointBytes caps checkpoint.json (a few hundred bytes in practice).
-	MaxCheckpointBytes int64 = 1 << 20
-)
+// events.jsonl and run.json have the configurable caps fsutil.EventsCap
+// (2 GiB) and fsutil.RecordCap (run.json holds the inputs and outputs:
+// 256 MiB); checkpoint.json, which agentlab alone writes and which holds a
+// few hundred bytes, has a fixed one.
+const MaxCheckpointBytes int64 = 1 << 20
 
 // checkRunFile refuses a run file over limit bytes, or one that is not a
 // regular file, before it is read. A file that does not exist passes (the
 // read that follows reports it).
-func checkRunFile(path string, limit int64) error {
+func checkRunFile(path string, limit int64, capHint string) error {
 	f, size, err := fsutil.OpenRegular(path)
 	if err != nil {
 		var nr *fsutil.NotRegularError
@@ -36,7 +33,7 @@ func checkRunFile(path string, limit int64) error {
 	f.Close()
 	if size > limit {
 		return &fsutil.TooLargeError{Path: path, Size: size, Limit: limit,
-			Hint: "a run file this large is not one agentlab wrote; inspect " + filepath.Base(path) + " (is it a link?)"}
+			Hint: "a run file this large is not one agentlab wrote; inspect " + filepath.Base(path) + " (is it a link?)" + capHint}
 	}
 	return nil
 }

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/internal/lazyre"
+	"github.com/agentlab/agentlab/run/redact"
 	"github.com/agentlab/agentlab/run/store"
 )
 
@@ -345,7 +347,7 @@ func (r *Run) WriteCheckpoint(v any) error {
 // error wrapping fs.ErrNotExist.
 func (r *Run) ReadCheckpoint(v any) error {
 	p := filepath.Join(r.dir, CheckpointFile)
-	if err := checkRunFile(p, MaxCheckpointBytes); err != nil {
+	if err := checkRunFile(p, MaxCheckpointBytes, ""); err != nil {
 		return fmt.Errorf("run %s: %w", r.id, err)
 	}
 	b, err := store.ReadFileRetry(p)
@@ -473,7 +475,7 @@ func atomicWrite(dir, name string, b []byte) error {
 
 func readRecord(dir string) (Record, bool, error) {
 	p := filepath.Join(dir, RecordFile)
-	if err := checkRunFile(p, MaxRecordBytes); err != nil {
+	if err := checkRunFile(p, fsutil.RecordCap.Bytes(), "; "+fsutil.RecordCap.Hint()); err != nil {
 		return Record{}, false, err
 	}
 	b, err := store.ReadFileRetry(p)
@@ -492,10 +494,12 @@ func readRecord(dir string) (Record, bool, error) {
 
 // PutArtifactReader streams r into the artifact store without holding it
 // in memory, for payloads too big to buffer (large query snapshots, files).
+// Secret values are replaced on the way, as PutArtifact replaces them
+// (redact.Reader: byte for byte, since a stream cannot be decoded first).
 func (r *Run) PutArtifactReader(src io.Reader) (hashid.ID, int64, error) {
 	st, err := r.Store()
 	if err != nil {
 		return hashid.ID{}, 0, err
 	}
-	return st.PutReader(src)
+	return st.PutReader(redact.Reader(src))
 }

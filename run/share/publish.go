@@ -22,12 +22,18 @@ type Published struct {
 	Artifacts int   `json:"artifacts"`
 	Uploaded  int   `json:"uploaded"` // artifacts the bucket did not have yet
 	Bytes     int64 `json:"bytes"`    // bytes uploaded
+	// Restored counts the objects (artifacts and run files) put back under
+	// a seal the bucket already held, because they had gone missing.
+	Restored int `json:"restored,omitempty"`
 }
 
 // Publish copies a sealed run of dataDir to the bucket: artifacts first,
 // then the run's files under its seal, and SEAL last. A run the bucket
-// already holds under the same seal is left as it is; under another seal
-// it is ErrNotReproducible, naming both.
+// already holds under the same seal gets back whatever of it has gone
+// missing (an artifact or run file deleted under the committed SEAL, which
+// would otherwise make every pull fail for good), with nothing that is
+// there rewritten; under another seal it is ErrNotReproducible, naming
+// both.
 func Publish(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Published, error) {
 	snap, err := runlog.OpenReadOnly(dataDir, runID)
 	if err != nil {
@@ -42,8 +48,12 @@ func Publish(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pub
 		return nil, fmt.Errorf("run %s: run.json's seal: %w", runID, err)
 	}
 	out := &Published{Run: runID, Seal: rec.Seal}
+	committed := false
 	if held, err := b.Get(ctx, sealKey(b, runID), maxSeal); err == nil {
-		return out, sameSeal(runID, seal, held)
+		if err := sameSeal(runID, seal, held); err != nil {
+			return out, err
+		}
+		committed = true
 	} else if !isNotFound(err) {
 		return nil, err
 	}
@@ -122,15 +132,35 @@ func Publish(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pub
 		return nil, err
 	}
 	files[ManifestFile] = append(mb, '\n')
+	restoredFiles := 0
 	for _, name := range []string{runlog.EventsFile, runlog.RecordFile, BundleFile, ReportFile, ManifestFile} {
 		data, ok := files[name]
 		if !ok {
 			continue
 		}
-		if _, err := b.Create(ctx, fileKey(b, runID, seal, name), data); err != nil {
+		key := fileKey(b, runID, seal, name)
+		if committed {
+			// Under a committed seal only what is missing is written: a
+			// HEAD, not a conditional PUT, so a run that is whole costs no
+			// write at all.
+			if ok, err := b.Exists(ctx, key); err != nil {
+				return nil, err
+			} else if ok {
+				continue
+			}
+		}
+		created, err := b.Create(ctx, key, data)
+		if err != nil {
 			return nil, err
 		}
-		out.Bytes += int64(len(data))
+		if created {
+			restoredFiles++
+			out.Bytes += int64(len(data))
+		}
+	}
+	if committed {
+		out.Restored = out.Uploaded + restoredFiles
+		return out, nil
 	}
 
 	held, created, err := b.CreateOrRead(ctx, sealKey(b, runID), sealFileContent(seal), maxSeal)

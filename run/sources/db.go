@@ -131,13 +131,13 @@ func loadOne(ctx context.Context, dir string, i int, key, file string, spec plan
 	if spec.Kind != "csv" && spec.Kind != "sqlite" {
 		return nil, fail(CodeKind, "use kind: csv or kind: sqlite", "kind %q is not supported", spec.Kind)
 	}
-	data, err := fsutil.ReadFileCapped(file, MaxSourceBytes, "")
+	data, err := fsutil.SourceCap.ReadFile(file)
 	var big *fsutil.TooLargeError
 	var odd *fsutil.NotRegularError
 	switch {
 	case errors.As(err, &big):
-		return nil, fail(CodeTooBig, fmt.Sprintf("keep a data file under %d MiB: filter or aggregate it before the run", MaxSourceBytes>>20),
-			"the file is %d bytes, over the cap of %d bytes", big.Size, MaxSourceBytes)
+		return nil, fail(CodeTooBig, "filter or aggregate the data before the run; "+fsutil.SourceCap.Hint(),
+			"the file is %d bytes, over the %s cap of %d bytes", big.Size, fsutil.SourceCap.Key, big.Limit)
 	case errors.As(err, &odd):
 		return nil, fail(CodeOpen, "name a regular data file; devices, FIFOs and sockets are never read", "the path is a %s, not a regular file", odd.Kind)
 	case err != nil:

@@ -23,7 +23,7 @@ import (
 //	E-CSV-DUPCOL      two header names are the same (compared case-insensitively, as SQLite does)
 //	E-CSV-QUOTE       a quoted field is malformed (bare or unclosed ")
 //	E-CSV-RAGGED      a data row has more or fewer fields than the header
-//	E-SRC-TOO-LARGE   the data file is over MaxSourceBytes
+//	E-SRC-TOO-LARGE   the data file is over the source cap (fsutil.SourceCap)
 const (
 	CodeKind     = "E-SRC-KIND"
 	CodeOpen     = "E-SRC-OPEN"
@@ -40,10 +40,6 @@ const (
 	CodeRagged   = "E-CSV-RAGGED"
 	CodeTooBig   = "E-SRC-TOO-LARGE"
 )
-
-// MaxSourceBytes caps a data file; it is refused before it is read (a
-// source whose path is /dev/zero, or a link to a huge file).
-var MaxSourceBytes int64 = 1 << 30
 
 // Query error codes, in addition to the guard's E-SQL-… codes (package sqlguard).
 //

@@ -30,6 +30,13 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "memory" {
+		if err := runMemory(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "agentlab-bench memory:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	var o options
 	flag.BoolVar(&o.smoke, "smoke", false, "small inputs, one repetition: checks that every stage works, in well under a minute")
 	flag.IntVar(&o.count, "count", 5, "repetitions of every measurement")
