@@ -592,6 +592,8 @@ func (v *verifier) checkPage(file []byte, b *bundle, doc *render.Doc) {
 		return
 	}
 	if same.whole() {
+		exact := true
+		v.res.ByteExact = &exact
 		return
 	}
 	want, err := b.page()
