@@ -327,3 +327,75 @@ func TestBundleForgedEventLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLineHashRefusesOtherLayouts: lineHash hashes a line only when its
+// hash member sits where canon writes it; for a line laid out otherwise
+// (another event's line, a line cut short, the member moved) it must say
+// so, so that the caller computes the hash from the event instead.
+func TestLineHashRefusesOtherLayouts(t *testing.T) {
+	_, _, orig := bigRunDir(t)
+	lines := splitLines(orig)
+	e1, ok1 := fastLine(lines[1])
+	_, ok2 := fastLine(lines[2])
+	if !ok1 || !ok2 {
+		t.Fatal("the fixture lines do not take the fast path")
+	}
+	var buf []byte
+	if h, ok := lineHash(&e1, lines[1], &buf); !ok || !hashIs(h, e1.Hash) {
+		t.Fatalf("the event's own line: %v %v", h, ok)
+	}
+	moved := bytes.Replace(lines[1], []byte(`"hash":"`), []byte(`"hasH":"`), 1)
+	for name, line := range map[string][]byte{
+		"another event's line": lines[2],
+		"the member renamed":   moved,
+		"cut short":            lines[1][:len(lines[1])/2],
+	} {
+		if _, ok := lineHash(&e1, line, &buf); ok {
+			t.Errorf("%s: lineHash accepted it", name)
+		}
+	}
+}
+
+// TestSplitLinesKeepsBlankLines: a blank line in the middle of a log is a
+// line of its own (the exact reader reports it), not the end of the log.
+func TestSplitLinesKeepsBlankLines(t *testing.T) {
+	got := splitLines([]byte("a\n\nb\n\nc"))
+	if len(got) != 4 || string(got[0]) != "a" || len(got[1]) != 0 || string(got[2]) != "b" || len(got[3]) != 0 {
+		t.Errorf("splitLines = %q", got)
+	}
+}
+
+// TestScannerRefusesForgedStrings: the canonical-string scanner refuses a
+// raw control character and a value that is not a string at all, rather
+// than reporting success without moving.
+func TestScannerRefusesForgedStrings(t *testing.T) {
+	for _, in := range []string{"\"a\tb\"", "\"a\x01\"", "\"\x1f\""} {
+		s := scanner{b: []byte(in), s: in}
+		if s.str() {
+			t.Errorf("str(%q) accepted a raw control character", in)
+		}
+	}
+	for _, in := range []string{"5", "null", "{}", "x\""} {
+		s := scanner{b: []byte(in), s: in}
+		if _, ok := s.plainString(); ok {
+			t.Errorf("plainString(%q) accepted a non-string", in)
+		}
+	}
+	s := scanner{b: []byte(`"ok"`), s: `"ok"`}
+	if v, ok := s.plainString(); !ok || v != "ok" {
+		t.Errorf("plainString of a plain string: %q %v", v, ok)
+	}
+}
+
+// TestReadCappedZeroLimit: a cap of zero bytes reads an empty file and
+// refuses a one-byte file, without a buffer size going negative.
+func TestReadCappedZeroLimit(t *testing.T) {
+	empty := writeTemp(t, "empty", nil)
+	if b, err := readCapped(empty, 0); err != nil || len(b) != 0 {
+		t.Errorf("an empty file under a zero cap: %q %v", b, err)
+	}
+	one := writeTemp(t, "one", []byte("x"))
+	if _, err := readCapped(one, 0); err == nil {
+		t.Error("a one-byte file passed a zero cap")
+	}
+}
