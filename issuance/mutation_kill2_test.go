@@ -37,6 +37,8 @@ func TestReadPinnedEdges(t *testing.T) {
 		{"half of the stores", "half=0.5±0.005"},
 		{"十三月", "十三=13±0.5"}, // no thirteenth month: a count
 		{"十二月", "十二月!date"},
+		{"2026年十三月", "2026年!date | 十三=13±0.5"}, // after a year too
+		{"2026年十二月5日", "2026年十二月5日!date"},
 	} {
 		if got := render(Read(tt.in)); got != tt.want {
 			t.Errorf("Read(%q) = %q, want %q", tt.in, got, tt.want)
