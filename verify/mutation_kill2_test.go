@@ -10,9 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/evidence/render"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/internal/evfixture"
+	"github.com/agentlab/agentlab/run/runlog"
 )
 
 // TestBundleForgerSecondJSONValue appends a second JSON value inside an
@@ -397,5 +399,57 @@ func TestReadCappedZeroLimit(t *testing.T) {
 	one := writeTemp(t, "one", []byte("x"))
 	if _, err := readCapped(one, 0); err == nil {
 		t.Error("a one-byte file passed a zero cap")
+	}
+}
+
+// TestShortestRunForgedInputs seals the shortest run there is, run.started
+// and run.finished, whose run.started records one set of inputs but names
+// the stored artifact of another: the stored inputs are checked in a
+// run of two events as in any other.
+func TestShortestRunForgedInputs(t *testing.T) {
+	dataDir := t.TempDir()
+	rl, err := runlog.Create(dataDir, "short-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rl.Close()
+	put := func(v any) string {
+		b, err := canon.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := rl.PutArtifact(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id.String()
+	}
+	plan := put(map[string]any{"agentlab": 1, "name": "short", "nodes": []any{}})
+	other := put(map[string]any{"week": "2026-W01"})
+	for _, e := range []struct {
+		typ  string
+		data any
+	}{
+		{"run.started", map[string]any{"plan": plan, "inputs": map[string]any{"week": "2026-W47"}, "inputs_hash": other}},
+		{"run.finished", map[string]any{"status": "succeeded", "outputs": map[string]any{}}},
+	} {
+		if _, err := rl.Append(e.typ, "", e.data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := rl.Record()
+	rec.ID, rec.Plan, rec.Status = "short-run", plan, runlog.StatusSucceeded
+	if err := rl.WriteRecord(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := rl.Seal(plan); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(filepath.Join(runlog.RunsDir(dataDir), "short-run"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := failing(res.Checks)[CheckArtifacts]; res.OK || !strings.Contains(d, "differ from the inputs run.started records") {
+		t.Errorf("ok %v, failing %v", res.OK, failing(res.Checks))
 	}
 }
