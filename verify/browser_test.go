@@ -45,8 +45,13 @@ func chromiumPath() string {
 }
 
 // browser returns a context of the shared headless browser.
+// Under -short it skips: the mutation harness runs the quick tests first
+// and the browser ones only for the mutants they let through.
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: skipping the in-browser verifier tests")
+	}
 	browserOnce.Do(func() {
 		exe := chromiumPath()
 		if exe == "" {

@@ -33,8 +33,9 @@ func main() {
 	line := flag.String("line", "", "run every mutant of FILE:LINE (relative to the module root) instead of a sample")
 	list := flag.Bool("list", false, "print the sampled mutants without running them")
 	testflags := flag.String("testflags", "", "extra `go test` flags, e.g. \"-short -skip Browser\"")
+	quick := flag.String("quick", "", "`go test` flags of a first, faster pass (e.g. \"-short\"); only a mutant it does not kill runs the whole suite")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: mutation [-n N] [-seed S] [-timeout D] [-line FILE:LINE] [-list] [-testflags FLAGS] PACKAGE")
+		fmt.Fprintln(os.Stderr, "usage: mutation [-n N] [-seed S] [-timeout D] [-line FILE:LINE] [-list] [-testflags FLAGS] [-quick FLAGS] PACKAGE")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -45,7 +46,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := config{pkg: flag.Arg(0), n: *n, seed: *seed, timeout: *timeout, line: *line, list: *list,
-		testflags: strings.Fields(*testflags)}
+		testflags: strings.Fields(*testflags), quick: strings.Fields(*quick)}
 	if err := run(ctx, cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "mutation:", err)
 		os.Exit(1)
@@ -60,6 +61,11 @@ type config struct {
 	line      string
 	list      bool
 	testflags []string
+	// quick, when set, are the flags of a first pass over the mutant (the
+	// tests without the browser ones, say): a kill there is a kill of the
+	// whole suite too, and only the mutants it lets through pay for the
+	// whole suite.
+	quick []string
 }
 
 // pkgInfo is what `go list` says about the package under test.
@@ -118,6 +124,14 @@ func run(ctx context.Context, cfg config) error {
 	if base.outcome != survived {
 		return fmt.Errorf("the tests of %s fail without any mutant:\n%s", info.ImportPath, base.output)
 	}
+	if len(cfg.quick) > 0 {
+		// a quick pass that fails on the clean sources would kill every mutant
+		q := goTest(ctx, info.ImportPath, "", append(append([]string{}, cfg.testflags...), cfg.quick...), 30*time.Minute)
+		if q.outcome != survived {
+			return fmt.Errorf("the quick pass (%s) of %s fails without any mutant:\n%s", strings.Join(cfg.quick, " "), info.ImportPath, q.output)
+		}
+		fmt.Printf("quick pass %s: clean run %.1fs\n", strings.Join(cfg.quick, " "), q.took.Seconds())
+	}
 	limit := cfg.timeout
 	if limit == 0 {
 		limit = 3*time.Since(start) + 60*time.Second
@@ -133,7 +147,7 @@ func run(ctx context.Context, cfg config) error {
 		if cfg.line == "" && cfg.n > 0 && tally.viable() >= cfg.n {
 			break
 		}
-		r, err := try(ctx, info.ImportPath, tmp, m, cfg.testflags, limit)
+		r, err := tryQuickFirst(ctx, info.ImportPath, tmp, m, cfg, limit)
 		if err != nil {
 			return err
 		}
@@ -193,6 +207,22 @@ func shuffled(all []mutant, seed uint64) []mutant {
 	r := rand.New(rand.NewPCG(seed, 0x6d757461)) // "muta"
 	r.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
 	return out
+}
+
+// tryQuickFirst runs the quick pass when one is configured and the whole
+// suite only when the quick pass does not kill the mutant. A mutant that
+// does not compile is found by the quick pass already.
+func tryQuickFirst(ctx context.Context, pkg, tmp string, m mutant, cfg config, limit time.Duration) (result, error) {
+	if len(cfg.quick) == 0 {
+		return try(ctx, pkg, tmp, m, cfg.testflags, limit)
+	}
+	q, err := try(ctx, pkg, tmp, m, append(append([]string{}, cfg.testflags...), cfg.quick...), limit)
+	if err != nil || q.outcome == killed || q.outcome == timedOut || q.outcome == unviable {
+		return q, err
+	}
+	r, err := try(ctx, pkg, tmp, m, cfg.testflags, limit)
+	r.took += q.took
+	return r, err
 }
 
 // try runs the package's tests against one mutant.
