@@ -409,28 +409,11 @@ func (r *remote) attempt(ctx context.Context, body []byte, res *streamResult, em
 	defer cancel(nil)
 	tctx, cancelT := context.WithTimeoutCause(actx, r.opts.Timeout, errRequestTimeout)
 	defer cancelT()
-	hreq, err := http.NewRequestWithContext(tctx, http.MethodPost, r.endpoint.String(), bytes.NewReader(body))
+	hresp, err := r.send(ctx, tctx, cancel, body, "text/event-stream", func(h http.Header) { r.proto.header(h, r.key) })
 	if err != nil {
-		return failf(false, "cannot build the request: %v", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
-	r.proto.header(hreq.Header, r.key)
-	// The header timer cancels the attempt when the server says nothing
-	// at all; it is stopped as soon as the headers are in.
-	headers := time.AfterFunc(r.opts.HeaderTimeout, func() { cancel(errHeaderTimeout) })
-	hresp, err := r.opts.HTTPClient.Do(hreq)
-	headers.Stop()
-	if err != nil {
-		if context.Cause(tctx) == errRequestTimeout {
-			return failf(true, "the server did not answer within %v (the request timeout); check that it is up and not overloaded", r.opts.Timeout)
-		}
-		return r.transportError(ctx, tctx, err)
+		return err
 	}
 	defer hresp.Body.Close()
-	if hresp.StatusCode/100 != 2 {
-		return r.statusError(hresp)
-	}
 	if ct := hresp.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "text/event-stream") {
 		if !strings.Contains(ct, "json") {
 			peek, _ := io.ReadAll(io.LimitReader(hresp.Body, 512))
@@ -461,6 +444,34 @@ func (r *remote) attempt(ctx context.Context, body []byte, res *streamResult, em
 
 // transportError explains a failure to connect or to read: a timeout of
 // ours, a stalled stream, a cancellation by the caller, or the network.
+// send posts body once under tctx (the request timeout) and returns a
+// response with a 2xx status, or the attempt's error: a header timer
+// cancels the attempt through cancel when the server says nothing at all,
+// and is stopped as soon as the headers are in. The caller closes the body.
+func (r *remote) send(ctx, tctx context.Context, cancel context.CancelCauseFunc, body []byte, accept string, auth func(http.Header)) (*http.Response, error) {
+	hreq, err := http.NewRequestWithContext(tctx, http.MethodPost, r.endpoint.String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, failf(false, "cannot build the request: %v", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", accept)
+	auth(hreq.Header)
+	headers := time.AfterFunc(r.opts.HeaderTimeout, func() { cancel(errHeaderTimeout) })
+	hresp, err := r.opts.HTTPClient.Do(hreq)
+	headers.Stop()
+	if err != nil {
+		if context.Cause(tctx) == errRequestTimeout {
+			return nil, failf(true, "the server did not answer within %v (the request timeout); check that it is up and not overloaded", r.opts.Timeout)
+		}
+		return nil, r.transportError(ctx, tctx, err)
+	}
+	if hresp.StatusCode/100 != 2 {
+		defer hresp.Body.Close()
+		return nil, r.statusError(hresp)
+	}
+	return hresp, nil
+}
+
 func (r *remote) transportError(parent, ctx context.Context, err error) error {
 	if parent.Err() != nil {
 		return parent.Err()

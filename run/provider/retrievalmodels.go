@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"time"
 )
 
 // RetrievalModels calls the two optional model endpoints of the retrieve
@@ -215,28 +213,15 @@ func (r *remote) postOnce(ctx context.Context, body []byte, out any) error {
 	defer cancel(nil)
 	tctx, cancelT := context.WithTimeoutCause(actx, r.opts.Timeout, errRequestTimeout)
 	defer cancelT()
-	hreq, err := http.NewRequestWithContext(tctx, http.MethodPost, r.endpoint.String(), bytes.NewReader(body))
-	if err != nil {
-		return failf(false, "cannot build the request: %v", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if r.key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+r.key)
-	}
-	headers := time.AfterFunc(r.opts.HeaderTimeout, func() { cancel(errHeaderTimeout) })
-	hresp, err := r.opts.HTTPClient.Do(hreq)
-	headers.Stop()
-	if err != nil {
-		if context.Cause(tctx) == errRequestTimeout {
-			return failf(true, "the server did not answer within %v (the request timeout); check that it is up and not overloaded", r.opts.Timeout)
+	hresp, err := r.send(ctx, tctx, cancel, body, "application/json", func(h http.Header) {
+		if r.key != "" {
+			h.Set("Authorization", "Bearer "+r.key)
 		}
-		return r.transportError(ctx, tctx, err)
+	})
+	if err != nil {
+		return err
 	}
 	defer hresp.Body.Close()
-	if hresp.StatusCode/100 != 2 {
-		return r.statusError(hresp)
-	}
 	raw, err := io.ReadAll(io.LimitReader(hresp.Body, maxWholeBody+1))
 	if err != nil {
 		return r.readError(ctx, tctx, err)
