@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -78,14 +79,11 @@ func TestResumeAfterCancel(t *testing.T) {
 	}
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
-	finished := 0
+	var finished atomic.Int32 // Observe is called from several goroutines
 	out, err := Start(ctx, Options{DataDir: dir, Plan: p, PlanHash: h, Source: "testdata/review.yml", Epoch: &epoch,
 		Observe: func(u engine.Update) {
-			if u.State == engine.StateFinished {
-				finished++
-				if finished == 3 {
-					cancel()
-				}
+			if u.State == engine.StateFinished && finished.Add(1) == 3 {
+				cancel()
 			}
 		}, Parallel: 1})
 	if err != nil {
