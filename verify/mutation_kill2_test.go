@@ -377,6 +377,17 @@ func TestScannerRefusesForgedStrings(t *testing.T) {
 			t.Errorf("str(%q) accepted a raw control character", in)
 		}
 	}
+	// Escapes JSON allows but canon never writes: a line holding one is
+	// not the writer's, so the fast path must hand it to the slow one.
+	for _, in := range []string{`"a\/b"`, `"\u0041"`, `"\u000A"`, `"\u000a"`, `"a\x"`, `"a\`} {
+		s := scanner{b: []byte(in), s: in}
+		if s.str() {
+			t.Errorf("str(%q) accepted an escape canon does not write", in)
+		}
+	}
+	if s := (scanner{b: []byte(`"\u001f"`), s: `"\u001f"`}); !s.str() {
+		t.Error(`str("\u001f") refused canon's own escape of a control`)
+	}
 	for _, in := range []string{"5", "null", "{}", "x\""} {
 		s := scanner{b: []byte(in), s: in}
 		if _, ok := s.plainString(); ok {
@@ -450,6 +461,26 @@ func TestShortestRunForgedInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d := failing(res.Checks)[CheckArtifacts]; res.OK || !strings.Contains(d, "differ from the inputs run.started records") {
+		t.Errorf("ok %v, failing %v", res.OK, failing(res.Checks))
+	}
+}
+
+// TestMetricCitesAForgedRowCount turns a metric's first cell citation into
+// a row count (row -1, no column) with a count the snapshot does not have:
+// the verifier compares it with the snapshot's rows and says so, rather
+// than looking for a column that has no name.
+func TestMetricCitesAForgedRowCount(t *testing.T) {
+	orig, _ := fixtureBundle(t)
+	b := resealedMetric(t, orig, func(m map[string]any) {
+		cells, _ := m["cells"].([]any)
+		if len(cells) == 0 {
+			t.Fatal("the fixture metric cites no cell")
+		}
+		c := cells[0].(map[string]any)
+		c["row"], c["column"], c["value"] = -1, "", 999999
+	})
+	res := verifyVariant(t, b, Options{})
+	if d := failing(res.Checks)[CheckMetrics]; res.OK || !strings.Contains(d, "cites 999999 rows of") || !strings.Contains(d, "the snapshot has") {
 		t.Errorf("ok %v, failing %v", res.OK, failing(res.Checks))
 	}
 }
