@@ -152,6 +152,11 @@ func checkSQL(l *diag.List, f string, p *plan.Plan, e *Expect) {
 		l.Errorf(f, sqlPos(e, v.Line, v.Col), CodeSQL, v.Fix, "%s (%s)", v.Reason, v.Code)
 		return
 	}
+	if !shape.ReadsTable {
+		l.Errorf(f, e.SQLPos, CodeLiteral, `compute it from the data: sql: "SELECT SUM(amount) FROM sales"`,
+			"sql: %q reads no table, so its value is typed by hand, not computed", strings.TrimSpace(e.SQL))
+		return
+	}
 	if len(shape.Params) > 0 {
 		l.Errorf(f, e.SQLPos, CodeSQL, "write the values into the query; an expectation has no parameters",
 			"the query uses :%s, but expectations are computed without parameters", shape.Params[0])

@@ -46,7 +46,9 @@ type Shape struct {
 	// Clock is true when a date and time function is called; a parameter
 	// value of 'now', 'localtime' or 'utc' would then make the result
 	// depend on the clock or the machine's time zone (see ClockWord).
-	Clock bool
+	Clock bool	// ReadsTable is true when a FROM appears anywhere: a statement
+	// without one (SELECT 17919, VALUES (1)) computes nothing from the data.
+	ReadsTable bool
 }
 
 // ClockWord reports whether s, given to a date and time function, makes
@@ -234,6 +236,7 @@ func Inspect(sql string) (Verdict, Shape) {
 			}
 		}
 	}
+	shape.ReadsTable = seen["FROM"]
 	shape.Flat = selects == 1 && first.Value == "SELECT" && !shape.Compound && !seen["VALUES"] && !seen["WITH"]
 	if shape.Flat && fromCallsFunction(toks) {
 		// A table-valued function such as json_each(customer) turns a

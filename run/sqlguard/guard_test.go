@@ -163,19 +163,21 @@ func TestShape(t *testing.T) {
 		shape Shape
 	}{
 		{"SELECT region, SUM(amount) AS gmv FROM sales WHERE week = :week AND w2 = :w2 OR :week IS NULL GROUP BY region",
-			Shape{Params: []string{"week", "w2"}, Flat: true, Items: []Item{
+			Shape{Params: []string{"week", "w2"}, Flat: true, ReadsTable: true, Items: []Item{
 				{Names: []string{"region"}},
 				{Alias: "gmv", Names: []string{"sum", "amount", "as", "gmv"}},
 			}}},
 		{"SELECT DISTINCT *, s.*, upper(\"Customer\") c FROM sales s",
-			Shape{Flat: true, Items: []Item{
+			Shape{Flat: true, ReadsTable: true, Items: []Item{
 				{Star: true},
 				{Star: true, Names: []string{"s"}},
 				{Alias: "c", Names: []string{"upper", "customer", "c"}},
 			}}},
 		{"SELECT (SELECT 1)", Shape{}},
 		{"SELECT date(:d)", Shape{Params: []string{"d"}, Flat: true, Clock: true, Items: []Item{{Names: []string{"date"}}}}},
-		{"WITH t AS (SELECT 1) SELECT * FROM t", Shape{}},
+		{"WITH t AS (SELECT 1) SELECT * FROM t", Shape{ReadsTable: true}},
+		{"SELECT 17919", Shape{Flat: true, Items: []Item{{}}}},
+		{"SELECT 'from'", Shape{Flat: true, Items: []Item{{}}}}, // a word inside a string is no FROM
 		{"SELECT 1 UNION ALL SELECT 2", Shape{Compound: true}},
 		{"VALUES (1)", Shape{}},
 	}
