@@ -46,7 +46,8 @@ type Shape struct {
 	// Clock is true when a date and time function is called; a parameter
 	// value of 'now', 'localtime' or 'utc' would then make the result
 	// depend on the clock or the machine's time zone (see ClockWord).
-	Clock bool // ReadsTable is true when a FROM appears anywhere: a statement
+	Clock bool
+	// ReadsTable is true when a FROM appears anywhere: a statement
 	// without one (SELECT 17919, VALUES (1)) computes nothing from the data.
 	ReadsTable bool
 }
