@@ -89,6 +89,15 @@ func (e *encoder) float(f float64) error {
 	return nil
 }
 
+// optStr writes `,"k":v` when v is not empty, as omitempty does; it is
+// never the first key of an object.
+func (e *encoder) optStr(k, v string) {
+	if v != "" {
+		e.key(false, k)
+		e.str(v)
+	}
+}
+
 func (e *encoder) value(v any) error {
 	b, err := canon.AppendValue(e.b, v)
 	if err != nil {
@@ -150,10 +159,7 @@ func (e *encoder) plan(p *Plan, top bool) error {
 			return err
 		}
 	}
-	if p.Description != "" {
-		e.key(false, "description")
-		e.str(p.Description)
-	}
+	e.optStr("description", p.Description)
 	e.key(false, "edges")
 	if err := listOf(e, p.Edges, e.edge); err != nil {
 		return err
@@ -200,10 +206,7 @@ func (e *encoder) plan(p *Plan, top bool) error {
 	}
 	e.key(false, "tier")
 	e.str(p.Tier)
-	if p.Title != "" {
-		e.key(false, "title")
-		e.str(p.Title)
-	}
+	e.optStr("title", p.Title)
 	if len(p.Tools) > 0 {
 		e.key(false, "tools")
 		err := mapOf(e, p.Tools, func(m map[string]any) error { return e.value(m) })
@@ -211,10 +214,7 @@ func (e *encoder) plan(p *Plan, top bool) error {
 			return err
 		}
 	}
-	if p.Version != "" {
-		e.key(false, "version")
-		e.str(p.Version)
-	}
+	e.optStr("version", p.Version)
 	e.b = append(e.b, '}')
 	return nil
 }
@@ -243,14 +243,8 @@ func (e *encoder) metric(m Metric) error {
 	}
 	e.key(first, "expr")
 	e.str(m.Expr)
-	if m.Format != "" {
-		e.key(false, "format")
-		e.str(m.Format)
-	}
-	if m.Unit != "" {
-		e.key(false, "unit")
-		e.str(m.Unit)
-	}
+	e.optStr("format", m.Format)
+	e.optStr("unit", m.Unit)
 	e.b = append(e.b, '}')
 	return nil
 }
@@ -259,10 +253,7 @@ func (e *encoder) edge(x *Edge) error {
 	e.b = append(e.b, '{')
 	e.key(true, "from")
 	e.str(x.From)
-	if x.Port != "" {
-		e.key(false, "port")
-		e.str(x.Port)
-	}
+	e.optStr("port", x.Port)
 	e.key(false, "to")
 	e.str(x.To)
 	e.b = append(e.b, '}')
@@ -342,16 +333,10 @@ func (e *encoder) node(n *Node) error {
 			return err
 		}
 	}
-	if n.Title != "" {
-		e.key(false, "title")
-		e.str(n.Title)
-	}
+	e.optStr("title", n.Title)
 	e.key(false, "type")
 	e.str(n.Type)
-	if n.When != "" {
-		e.key(false, "when")
-		e.str(n.When)
-	}
+	e.optStr("when", n.When)
 	e.b = append(e.b, '}')
 	return nil
 }
@@ -436,10 +421,7 @@ func (e *encoder) source(s Source) error {
 		e.key(false, "row_cap")
 		e.int(s.RowCap)
 	}
-	if s.Table != "" {
-		e.key(false, "table")
-		e.str(s.Table)
-	}
+	e.optStr("table", s.Table)
 	e.b = append(e.b, '}')
 	return nil
 }
