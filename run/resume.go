@@ -201,7 +201,7 @@ func Resume(ctx context.Context, o ResumeOptions) (*Outcome, error) {
 		return nil, fmt.Errorf("run %s: %v", o.RunID, err)
 	}
 	if !started {
-		if _, err := rl.Append("run.started", "", startedData(p, cp, inputs, hashid.Sum(ib).String(), cp.BaseDir)); err != nil {
+		if _, err := rl.Append("run.started", "", startedData(p, cp, inputs, hashid.Sum(ib).String(), pre.sourceHashes())); err != nil {
 			return nil, err
 		}
 	} else if _, err := rl.Append(EvRunResumed, "", map[string]any{"plan": cp.Plan, "restored": prior.Finished()}); err != nil {

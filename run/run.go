@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -360,7 +359,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if o.Started != nil {
 		o.Started(id)
 	}
-	if _, err := rl.Append("run.started", "", startedData(o.Plan, cp, inputs, rec.InputsHash, baseDir)); err != nil {
+	if _, err := rl.Append("run.started", "", startedData(o.Plan, cp, inputs, rec.InputsHash, pre.sourceHashes())); err != nil {
 		return nil, err
 	}
 	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false, o.Interaction, pre)
@@ -369,7 +368,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 // startedData is run.started's payload: what pins the run's behaviour.
 // Machine-specific facts (paths, the actor) stay in run.json so that the
 // sealed chain is the same on every machine.
-func startedData(p *plan.Plan, cp checkpoint, inputs map[string]any, inputsHash, baseDir string) map[string]any {
+func startedData(p *plan.Plan, cp checkpoint, inputs map[string]any, inputsHash string, src map[string]string) map[string]any {
 	d := map[string]any{
 		"plan": cp.Plan, "inputs": inputs, "inputs_hash": inputsHash, "seed": cp.Seed,
 		"provider": cp.Provider, "kind": cp.Kind, "tier": p.Tier, "flow": p.Name,
@@ -377,36 +376,20 @@ func startedData(p *plan.Plan, cp checkpoint, inputs map[string]any, inputsHash,
 	if cp.Model != "" {
 		d["model"] = cp.Model
 	}
-	if src := sourceHashes(p, baseDir); len(src) > 0 {
+	if len(src) > 0 {
 		d["sources"] = src
 	}
 	return d
 }
 
-// sourceHashes hashes the data files the flow declares, when readable.
-func sourceHashes(p *plan.Plan, baseDir string) map[string]string {
-	out := map[string]string{}
-	names := make([]string, 0, len(p.Sources))
-	for k := range p.Sources {
-		names = append(names, k)
+// sourceHashes is the BLAKE3 id of each source file's bytes as the
+// preflight loaded them (the bytes every query reads), so a run reads and
+// hashes its data once.
+func (pre *setup) sourceHashes() map[string]string {
+	if pre == nil || pre.sources == nil {
+		return nil
 	}
-	sort.Strings(names)
-	for _, k := range names {
-		path := p.Sources[k].Path
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(baseDir, path)
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			continue
-		}
-		id, _, err := hashid.SumReader(f)
-		f.Close()
-		if err == nil {
-			out[k] = id.String()
-		}
-	}
-	return out
+	return pre.sources.SourceHashes()
 }
 
 // execute runs the engine and writes how the run ended. pre is the
