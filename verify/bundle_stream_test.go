@@ -20,11 +20,14 @@ import (
 // TestStreamedBlocksAreWhatMarshalWrites holds the streaming writers to
 // the bytes encoding/json gives for the same values, on the texts most
 // likely to differ: escapes, HTML characters, line separators, multi-byte
-// runes cut by a chunk boundary, binary and empty artifacts.
+// runes cut by a chunk boundary, a last chunk of one byte, binary, empty
+// and one-byte artifacts.
 func TestStreamedBlocksAreWhatMarshalWrites(t *testing.T) {
 	long := strings.Repeat("ab", textChunk/2-1) + "中文" + strings.Repeat("x", textChunk)
 	texts := map[string][]byte{
 		"empty":                 {},
+		"one byte":              []byte("7"),
+		"one byte over a chunk": []byte(strings.Repeat("w", textChunk) + "!"),
 		"json":                  []byte(`{"a":"<b>&amp;</b>","n":[1,2]}` + "\n"),
 		"controls":              []byte("tab\tcr\rnl\nbell\x07 del\x7f nul\x00 bs\b ff\f"),
 		"separators":            []byte("line\u2028para\u2029end"),

@@ -29,6 +29,10 @@ var fastLineSeeds = []string{
 	`{"hash":"h","prev":"p","seq":1,"time":"t","type":"x\u00e9"}`,
 	`{"data":{"a":"` + "\xff" + `"},"hash":"h","prev":"p","seq":1,"time":"t","type":"x"}`,
 	`{"data":{"é":1,"z":2},"hash":"h","prev":"p","seq":1,"time":"t","type":"x"}`,
+	// invalid UTF-8 in the fields the scanner reads as strings
+	`{"hash":"h","prev":"p","seq":1,"time":"t` + "\xff" + `","type":"x"}`,
+	`{"hash":"h","prev":"p` + "\xc3" + `","seq":1,"time":"t","type":"x"}`,
+	`{"hash":"h","prev":"p","seq":1,"time":"t","type":"x` + "\xff" + `"}`,
 }
 
 // TestFastLineAgrees: whatever fastLine accepts, chain.ParseLog accepts

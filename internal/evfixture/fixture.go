@@ -39,8 +39,8 @@ type Options struct {
 	// recorded violations).
 	Report string
 	// Snapshot, when set, changes the query snapshot before it is stored
-	// (its tool, source or SQL; the columns and rows the metrics cite
-	// must stay).
+	// (its tool, source or SQL, the order of its columns; the columns
+	// and rows the metrics cite must stay).
 	Snapshot func(*evidence.Snapshot)
 }
 
@@ -116,9 +116,13 @@ func Build(dataDir string, o Options) (*Run, error) {
 		return nil, err
 	}
 	snapID := sid.String()
+	amount := 0 // the Snapshot option may move the column
+	for amount < len(snap.Columns)-1 && snap.Columns[amount] != "amount" {
+		amount++
+	}
 	var cells []evidence.CellRef
 	for i, r := range snap.Rows {
-		cells = append(cells, evidence.CellRef{Snapshot: "Q1", Node: "pull", Row: i, Column: "amount", Value: r[1]})
+		cells = append(cells, evidence.CellRef{Snapshot: "Q1", Node: "pull", Row: i, Column: "amount", Value: r[amount]})
 	}
 	ms := evidence.MetricSet{Node: "kpi", Metrics: []evidence.MetricValue{
 		{Name: "gmv", Value: f(2800), Unit: "CNY", Decimals: n(2), Format: "currency", Card: "weekly-gmv@2",
