@@ -22,7 +22,9 @@ func TestIsCanonical(t *testing.T) {
 		{`-9007199254740992`, true},
 		{`1.2345678901234569e+23`, true},
 
+		{`"\u0018"`, true},          // a control character with no short escape
 		{`{"b":1,"a":2}`, false},    // unsorted
+		{`{"\n":1,"\t":2}`, false},  // escaped keys: in byte order as written, not once decoded
 		{`{"a":1,"a":2}`, false},    // duplicate key
 		{` {}`, false},              // whitespace
 		{`{"a": 1}`, false},         // whitespace
