@@ -270,6 +270,9 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if err := checkModelNamed(o.Provider, o.Model, o.Plan); err != nil {
 		return nil, &UsageError{err}
 	}
+	if err := checkRetrievalModels(o.Plan, provider.NewRetrievalModels(provider.Options{BaseDir: baseDir})); err != nil {
+		return nil, &UsageError{err}
+	}
 	if l := scriptWarnings(o.Plan, prov); len(l) > 0 && o.Warn != nil {
 		o.Warn(l)
 	}

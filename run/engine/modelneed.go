@@ -13,6 +13,39 @@ import (
 // is better said before a run is created than at the first call.
 func NodesWithoutModel(p *plan.Plan) []string {
 	var out []string
+	eachNode(p, func(id string, n *plan.Node) {
+		calls := false
+		switch n.Type {
+		case "llm", "agent", "report", "supervisor":
+			calls = true
+		case "branch":
+			calls = n.Str("mode") == "semantic"
+		}
+		if calls && n.Str("model") == "" {
+			out = append(out, id)
+		}
+	})
+	return out
+}
+
+// NodesWithRetrievalModels lists the retrieve nodes of p (full ids, as
+// NodesWithoutModel) that name an `embed_model` or a `rerank_model`: they
+// need the embeddings and rerank endpoints, whose configuration is then
+// checked before a run is created rather than when the node runs.
+func NodesWithRetrievalModels(p *plan.Plan) []string {
+	var out []string
+	eachNode(p, func(id string, n *plan.Node) {
+		if n.Type == "retrieve" && (n.Str("embed_model") != "" || n.Str("rerank_model") != "") {
+			out = append(out, id)
+		}
+	})
+	return out
+}
+
+// eachNode calls f on every node of p with its full id: loop bodies as
+// <loop>[].<node>, subflows (each once, in name order) prefixed with their
+// short pin; nesting deeper than maxModelIDDepth is not followed.
+func eachNode(p *plan.Plan, f func(id string, n *plan.Node)) {
 	seen := map[*plan.Plan]bool{}
 	var walk func(nodes []plan.Node, prefix string, depth int)
 	walk = func(nodes []plan.Node, prefix string, depth int) {
@@ -22,16 +55,7 @@ func NodesWithoutModel(p *plan.Plan) []string {
 		for i := range nodes {
 			n := &nodes[i]
 			id := prefix + n.ID
-			calls := false
-			switch n.Type {
-			case "llm", "agent", "report", "supervisor":
-				calls = true
-			case "branch":
-				calls = n.Str("mode") == "semantic"
-			}
-			if calls && n.Str("model") == "" {
-				out = append(out, id)
-			}
+			f(id, n)
 			if n.Body != nil {
 				walk(n.Body.Nodes, id+IterationIndex+".", depth+1)
 			}
@@ -54,5 +78,4 @@ func NodesWithoutModel(p *plan.Plan) []string {
 		}
 	}
 	walkPlan(p, "", 0)
-	return out
 }

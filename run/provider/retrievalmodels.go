@@ -59,6 +59,11 @@ func (m *RetrievalModels) init() error {
 	return m.err
 }
 
+// Ready reports what would make every call fail (no API key for a remote
+// server, a base URL that is not http(s), an unreadable config file), so
+// that a run can refuse to start instead of failing at its retrieve node.
+func (m *RetrievalModels) Ready() error { return m.init() }
+
 // EmbeddingsEndpoint and RerankEndpoint name the URLs the calls go to
 // (passwords redacted), for the run's record; "" before a call or when
 // the configuration is unusable.
