@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentlab/agentlab/evidence"
+	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/internal/evfixture"
 )
 
@@ -130,5 +131,54 @@ func TestDirectoryThatIsNoRunSaysWhy(t *testing.T) {
 		if !errors.As(err, &u) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v; want an unreadable input that says %q", dir, err, want)
 		}
+	}
+}
+
+// TestPlanCheckSaysResumedOnlyForAResume: the plan check's detail says a
+// run was resumed under another plan only when it was; a run that was
+// never resumed must not read as one (an auditor would look for an
+// attempt that never happened).
+func TestPlanCheckSaysResumedOnlyForAResume(t *testing.T) {
+	orig, _ := fixtureBundle(t)
+	detail := func(b []byte) string {
+		res := verifyVariant(t, b, Options{})
+		if !res.OK {
+			t.Fatalf("does not verify: %v", failing(res.Checks))
+		}
+		for _, c := range res.Checks {
+			if c.Name == CheckPlan {
+				return c.Detail
+			}
+		}
+		t.Fatal("no plan check")
+		return ""
+	}
+	if d := detail(orig); strings.Contains(d, "resumed") {
+		t.Errorf("a run never resumed: plan check says %q", d)
+	}
+	if d := detail(withResumed(true, "")(t, orig)); !strings.Contains(d, "resumed under it; started under plan") {
+		t.Errorf("a run started under another plan and resumed under the sealed one: plan check says %q", d)
+	}
+}
+
+// TestForgedSealHeadIsNamed: a forger moves the recorded seal's head (and
+// re-hashes the seal object so that it matches its own hash); the seal
+// check fails and says it is the head that differs, not the run id.
+func TestForgedSealHeadIsNamed(t *testing.T) {
+	orig, _ := fixtureBundle(t)
+	b := parsed(t, orig, func(bd *bundle) {
+		bd.m.Seal.Head = hashid.Sum([]byte("another head")).String()
+		h, err := bd.m.Seal.Hash()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bd.m.SealHash = h.String()
+	})
+	res := verifyVariant(t, b, Options{})
+	if res.OK {
+		t.Fatal("a bundle with a forged seal head verifies")
+	}
+	if d := failing(res.Checks)[CheckSeal]; !strings.Contains(d, "head: recorded event") || strings.Contains(d, "run id differs") {
+		t.Errorf("seal check: %q; want the head named", d)
 	}
 }
