@@ -1,0 +1,94 @@
+package issuance
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPerOfWrittenShares: Per (part of the JSON a caller reads) says per
+// how much a share was written, so that a metric held in points matches
+// it; each way of writing a share gives its own.
+func TestPerOfWrittenShares(t *testing.T) {
+	for _, c := range []struct {
+		in  string
+		per uint16
+	}{
+		{"三成", 100},
+		{"三成五", 100},
+		{"up 8.7%", 100},
+		{"1.5 percentage points", 100},
+		{"一半", 100},
+		{"a third of stores", 100},
+		{"3‰", 1000},
+		{"25 bp", 10000},
+		{"1234 yuan", 0},
+	} {
+		ns := Read(c.in)
+		if len(ns) != 1 || ns[0].Per != c.per {
+			t.Errorf("%q: %s, per %v; want one number per %d", c.in, render(ns), pers(ns), c.per)
+		}
+	}
+}
+
+func pers(ns []Number) []uint16 {
+	var out []uint16
+	for _, n := range ns {
+		out = append(out, n.Per)
+	}
+	return out
+}
+
+// TestLettersAreNotCurrencies: a multiplier letter after a number means a
+// billion or a million only after a currency; any capitalised word
+// before it (a title, an acronym) is not one, or "CEO 2.1b" would be
+// checked as 2.1 billion.
+func TestLettersAreNotCurrencies(t *testing.T) {
+	if got := render(Read("USD 2.1b")); got != "2.1b=2100000000±50000000" {
+		t.Errorf("USD 2.1b: %s", got)
+	}
+	for _, s := range []string{"CEO 2.1b", "ABC 2.1b", "NASA 2.1b"} {
+		for _, n := range Read(s) {
+			if n.Value != nil && *n.Value > 1e6 {
+				t.Errorf("%q read as %s: %q is no currency", s, render([]Number{n}), strings.Fields(s)[0])
+			}
+		}
+	}
+}
+
+// TestDatesThatAreNotDates: text shaped like a date but not one is not
+// set aside as a date: day 〇 of a Chinese date, a year with a letter in
+// it after a month, a timestamp glued to a letter.
+func TestDatesThatAreNotDates(t *testing.T) {
+	if got := render(Read("〇日 sales 5")); got != "5=5±0.5" {
+		t.Errorf("〇日 sales 5: %s; day 〇 is no date", got)
+	}
+	for _, s := range []string{"三月〇日", "Nov 29, 20x6", "29 Nov 20x6"} {
+		for _, n := range Read(s) {
+			if strings.Contains(n.Text, "〇") || strings.Contains(n.Text, "20x6") {
+				t.Errorf("%s: %q set aside as a date", s, n.Text)
+			}
+		}
+	}
+	if got := render(Read("三月五日")); got != "三月五日!date" {
+		t.Errorf("三月五日: %s", got)
+	}
+	for _, n := range Read("2026-11-29T10:00:00Zx") {
+		if strings.Contains(n.Text, "Z") {
+			t.Errorf("a timestamp glued to a letter taken whole: %q", n.Text)
+		}
+	}
+}
+
+// TestWhereNamesTheFieldAByteStartsIn: a violation at the first byte of a
+// joined field is in that field, not at the end of the one before.
+func TestWhereNamesTheFieldAByteStartsIn(t *testing.T) {
+	opt := Options{Parts: []Part{{Name: "headline", Start: 0, End: 5}, {Name: "body", Start: 5, End: 20}}}
+	for off, want := range map[int]string{0: "in headline at byte 0", 4: "in headline at byte 4", 5: "in body at byte 0", 7: "in body at byte 2"} {
+		if got := opt.where(off); got != want {
+			t.Errorf("where(%d) = %q, want %q", off, got, want)
+		}
+	}
+	if got := (Options{}).where(7); got != "at byte 7" {
+		t.Errorf("no parts: %q", got)
+	}
+}
