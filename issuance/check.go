@@ -123,6 +123,11 @@ func fitsValue(n *Number, v, vtol, k float64) bool {
 	if n.Value == nil {
 		return false
 	}
+	if n.Signed && v != 0 && math.Signbit(*n.Value) != math.Signbit(v) {
+		// A written sign must agree with the metric's, even where the
+		// tolerance reaches across zero: "-0.0" is not a rate of 2.08%.
+		return false
+	}
 	x := *n.Value * k
 	if !n.Signed {
 		x = math.Abs(x)

@@ -91,6 +91,14 @@ func (sc *scanner) digits(start, i int) int {
 		}
 	}
 	q.mant, q.exp, q.place = mant, -dec, -dec
+	// 9.99e6, 1E-3: scientific notation is a quantity, not a name glued
+	// to letters, so that a figure cannot hide in it.
+	if k, e, ok := exponentAt(s, j); ok && !sep {
+		q.exp += e
+		q.place += e
+		sc.emit(start, k, &q)
+		return k
+	}
 	integer := dec == 0 && !sep && intDigits > 0
 	small := -1 // the integer value when it has at most two digits
 	if integer && intDigits <= 2 {
@@ -480,4 +488,40 @@ func dottedDayMonthYear(d string) bool {
 	}
 	day, month := atoiSmall(parts[0]), atoiSmall(parts[1])
 	return day >= 1 && day <= 31 && month >= 1 && month <= 12
+}
+
+// exponentAt reads the exponent of a number in scientific notation at j
+// ("e6", "E-3", "e+12", "e−5"), not followed by a letter (3e5f is a name,
+// such as a hash). An exponent too large for a float64 leaves the number
+// without a value: reported, and never traced. It returns the end
+// of the exponent and its value.
+func exponentAt(s string, j int) (int, int, bool) {
+	if j >= len(s) || s[j]|0x20 != 'e' {
+		return 0, 0, false
+	}
+	k := j + 1
+	neg := false
+	switch {
+	case k < len(s) && (s[k] == '+' || s[k] == '-'):
+		neg = s[k] == '-'
+		k++
+	case strings.HasPrefix(s[k:], "−"):
+		neg = true
+		k += len("−")
+	}
+	d := k
+	e := 0
+	for k < len(s) && isDigit(s[k]) {
+		if e < 100000 {
+			e = e*10 + int(s[k]-'0')
+		}
+		k++
+	}
+	if k == d || (k < len(s) && isAlnum(s[k])) || (k+1 < len(s) && s[k] == '.' && isDigit(s[k+1])) {
+		return 0, 0, false
+	}
+	if neg {
+		e = -e
+	}
+	return k, e, true
 }

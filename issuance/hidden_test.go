@@ -1,0 +1,75 @@
+package issuance
+
+import "testing"
+
+// TestReadModelHidesFigureInFormatting plays a model that writes an
+// unsupported figure so that a reader sees it but a reader of ASCII
+// digits would not: in the digits of another script, or in scientific
+// notation. Each must be read as the quantity it shows, at the offsets
+// of the text as written, so that it is checked like any other.
+func TestReadModelHidesFigureInFormatting(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Revenue hit ９，９９９，９９９ this month", "９，９９９，９９９=9999999±0.5"},
+		{"Revenue hit ９９９９９９９", "９９９９９９９=9999999±0.5"},
+		{"Revenue hit ٩٩٩٩٩٩٩", "٩٩٩٩٩٩٩=9999999±0.5"},
+		{"Revenue hit ९,९९९,९९९", "९,९९९,९९९=9999999±0.5"},
+		{"Revenue hit 𝟗𝟗𝟗𝟗𝟗𝟗𝟗", "𝟗𝟗𝟗𝟗𝟗𝟗𝟗=9999999±0.5"},
+		{"double-struck 𝟘𝟙𝟚", "𝟘𝟙𝟚=12±0.5"},
+		{"up ８．７％ and １２.５%", "８=8±0.5 | ７％=0.07±0.005 | １２.５%=0.125±0.0005"},
+		{"第３名, ３季度, ２０２６年", "第３!ordinal | ３季度!quarter | ２０２６年!date"},
+		{"Revenue hit 9.99e6", "9.99e6=9990000±5000"},
+		{"Revenue hit 1E7 yuan", "1E7=10000000±5000000"},
+		{"a rate of 3.2e-1", "3.2e-1=0.32±0.005"},
+		{"a rate of 3.2e−1", "3.2e−1=0.32±0.005"},
+		{"ratio 5e+2", "5e+2=500±50"},
+		{"far too large 1e1000", "1e1000=?"},
+		{"a hash 3e5f stays a name", ""},
+		{"-0.0 and −0", "-0.0=-0±0.05 | −0=-0±0.5"},
+	}
+	for _, c := range cases {
+		if got := render(Read(c.in)); got != c.want {
+			t.Errorf("Read(%q)\n got: %s\nwant: %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCheckModelHidesFigureInFormatting: the same figures, in a narrative
+// checked against metrics, are untraced (or traced when they are right),
+// never silently formal.
+func TestCheckModelHidesFigureInFormatting(t *testing.T) {
+	metrics := []Metric{{Name: "orders", Value: 5275}, {Name: "refund_rate", Value: 0.0208, Format: "percent", Decimals: ip(2)}}
+	cases := []struct{ text, tier string }{
+		{"Orders: 5,275.", TierFormal},
+		{"Orders: ５，２７５.", TierFormal},
+		{"Orders: 5.275e3.", TierFormal},
+		{"Revenue: ９，９９９，９９９.", TierDegraded},
+		{"Revenue: ٩٩٩٩٩٩٩.", TierDegraded},
+		{"Revenue: 𝟗𝟗𝟗𝟗𝟗𝟗𝟗.", TierDegraded},
+		{"Revenue: 9.99e6.", TierDegraded},
+		// A written sign must agree with the metric's, even when the
+		// tolerance of the figure reaches across zero.
+		{"Change: -0.0.", TierDegraded},
+		{"Change: −0.", TierDegraded},
+	}
+	for _, c := range cases {
+		if got := Check(c.text, metrics, Options{}); got.Tier != c.tier {
+			t.Errorf("Check(%q) = %s (%v), want %s", c.text, got.Tier, got.Reasons, c.tier)
+		}
+	}
+}
+
+func TestDigitValueEveryScript(t *testing.T) {
+	for _, c := range []struct {
+		r rune
+		d byte
+	}{{'０', 0}, {'９', 9}, {'٠', 0}, {'٩', 9}, {'۵', 5}, {'०', 0}, {'९', 9}, {'๓', 3}, {'𝟎', 0}, {'𝟗', 9}, {'𝟘', 0}, {'𝟿', 9}} {
+		if d, ok := digitValue(c.r); !ok || d != c.d {
+			t.Errorf("digitValue(%q) = %d, %v; want %d", c.r, d, ok, c.d)
+		}
+	}
+	for _, r := range []rune{'5', '²', '①', 'Ⅻ', '五', 'a'} {
+		if _, ok := digitValue(r); ok {
+			t.Errorf("digitValue(%q) is a digit; want not", r)
+		}
+	}
+}
