@@ -152,7 +152,7 @@ func fitsValue(n *Number, v, vtol, k float64) bool {
 // given to the first, and counts as untraced. A [[m:name]] marker mentions
 // its metric, because the system fills that number in from the metric.
 func Check(text string, metrics []Metric, opt Options) Result {
-	res := Result{Numbers: Read(text)}
+	res := Result{Numbers: readMarkersIn(text, opt.Markers)}
 	if res.Numbers == nil {
 		res.Numbers = []Number{}
 	}

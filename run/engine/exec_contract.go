@@ -105,11 +105,11 @@ func (t *task) contract() (map[string]any, error) {
 			}
 		}
 	}
-	text, parts, err := t.contractText(reportFrom, source)
+	text, parts, markers, err := t.contractText(reportFrom, source)
 	if err != nil {
 		return nil, err
 	}
-	res := issuance.Check(text, metrics, issuance.Options{Strict: strict, Required: required, OnMissing: onMissing, Parts: parts})
+	res := issuance.Check(text, metrics, issuance.Options{Strict: strict, Required: required, OnMissing: onMissing, Parts: parts, Markers: markers})
 	bare := 0
 	for _, n := range res.Numbers {
 		if n.Ignored == nil && n.Matched == nil && n.Start < len(source) {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentlab/agentlab/evidence/marker"
 	"github.com/agentlab/agentlab/issuance"
 )
 
@@ -20,9 +21,21 @@ import (
 // (traced by construction) instead of the numbers the system filled in
 // for them; a field that is exactly the report's source is not read twice.
 // The parts say where each piece starts, for the reasons and the record.
-func (t *task) contractText(reportFrom, source string) (string, []issuance.Part, error) {
+//
+// The markers are the spans of the joined text the checker takes as
+// citation markers: the well-formed markers of a report's source, where
+// that source stands whole (the report itself, or a field that carries
+// it). Anything else that looks like a marker — written by a model into
+// its answer, by a template, or given as an input — is filled by nothing,
+// so it is read as the text it is.
+func (t *task) contractText(reportFrom, source string) (string, []issuance.Part, []issuance.Part, error) {
 	var b strings.Builder
 	var parts []issuance.Part
+	markers := []issuance.Part{}
+	env, sources := t.markerEnv()
+	if reportFrom != "" && source != "" {
+		sources = append(sources, source)
+	}
 	add := func(name, text string) {
 		if text == "" {
 			return
@@ -31,6 +44,7 @@ func (t *task) contractText(reportFrom, source string) (string, []issuance.Part,
 			b.WriteString("\n\n")
 		}
 		parts = append(parts, issuance.Part{Name: name, Start: b.Len(), End: b.Len() + len(text)})
+		markers = append(markers, sourceMarkers(text, b.Len(), sources)...)
 		b.WriteString(text)
 	}
 	if reportFrom != "" {
@@ -42,13 +56,12 @@ func (t *task) contractText(reportFrom, source string) (string, []issuance.Part,
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	env := t.markerEnv()
 	for _, k := range names {
 		v := fields[k]
 		if src, ok := v.(string); ok {
 			s, err := render(src, env)
 			if err != nil {
-				return "", nil, fmt.Errorf("node %q: field %q: %v", t.id, k, err)
+				return "", nil, nil, fmt.Errorf("node %q: field %q: %v", t.id, k, err)
 			}
 			v = s
 		}
@@ -58,12 +71,39 @@ func (t *task) contractText(reportFrom, source string) (string, []issuance.Part,
 		}
 		add("field "+k, text)
 	}
-	return b.String(), parts, nil
+	return b.String(), parts, markers, nil
+}
+
+// sourceMarkers returns, offset by base, the spans of the well-formed
+// markers of every report source that stands whole in text.
+func sourceMarkers(text string, base int, sources []string) []issuance.Part {
+	var out []issuance.Part
+	for _, src := range sources {
+		if src == "" || !strings.Contains(src, "[[") {
+			continue
+		}
+		segs, _ := marker.Parse(src)
+		for from := 0; ; {
+			k := strings.Index(text[from:], src)
+			if k < 0 {
+				break
+			}
+			at := from + k
+			for _, sg := range segs {
+				if m := sg.Marker; m != nil {
+					out = append(out, issuance.Part{Name: "marker", Start: base + at + m.Start, End: base + at + m.End})
+				}
+			}
+			from = at + len(src)
+		}
+	}
+	return out
 }
 
 // markerEnv is the template environment with the text of every finished
-// report node replaced by its source, markers in place.
-func (t *task) markerEnv() map[string]any {
+// report node replaced by its source, markers in place, and those sources.
+func (t *task) markerEnv() (map[string]any, []string) {
+	var sources []string
 	env := t.sc.env()
 	nodes, _ := env["nodes"].(map[string]any)
 	for id, out := range nodes {
@@ -81,8 +121,10 @@ func (t *task) markerEnv() map[string]any {
 		}
 		c["text"] = src
 		nodes[id] = c
+		sources = append(sources, src)
 	}
-	return env
+	sort.Strings(sources)
+	return env, sources
 }
 
 // fieldText is the text the checker reads for one field's value: a string
