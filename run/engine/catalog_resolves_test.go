@@ -20,8 +20,8 @@ func TestCatalogOffersOnlyWhatResolves(t *testing.T) {
 	cols := []string{"region", "销售额", "total amount", "a.b", "x|y", "gmv]]", "a,b"}
 	row := []any{"north", int64(100), int64(5), int64(7), int64(9), int64(200), int64(1)}
 	c := &citable{
-		metrics: map[string]*evidence.MetricValue{"gmv": metricFromDef("gmv", plan.Metric{}, 2000)},
-		mnames:  []string{"gmv"},
+		metrics: map[string]*evidence.MetricValue{"gmv": metricFromDef("gmv", plan.Metric{}, 2000), "gmv@1": metricFromDef("gmv@1", plan.Metric{}, 1900)},
+		mnames:  []string{"gmv", "gmv@1"},
 		snaps: map[string]*evidence.Snapshot{
 			"Q1": {ID: "Q1", Node: "none", Source: "s", SQL: "SELECT 1 WHERE 0", Columns: []string{"one"}, Types: []string{"INTEGER"}},
 			"Q2": {ID: "Q2", Node: "q", Source: "s", SQL: "SELECT …", Columns: cols, Rows: [][]any{row, row}},
