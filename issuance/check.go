@@ -161,6 +161,10 @@ func Check(text string, metrics []Metric, opt Options) Result {
 		incomplete = true
 		res.Reasons = append(res.Reasons, "the text is not valid UTF-8, so it could not be read fully")
 	}
+	if k := firstBidiControl(text); k >= 0 {
+		incomplete = true
+		res.Reasons = append(res.Reasons, fmt.Sprintf("the text holds a bidirectional control (U+%04X) %s, which can show its digits in another order than they are read", []rune(text[k:])[0], opt.where(k)))
+	}
 	targets := make([]target, 0, len(metrics))
 	known := make(map[string]bool, len(metrics))
 	for _, m := range metrics {

@@ -25,6 +25,12 @@ func TestReadModelHidesFigureInFormatting(t *testing.T) {
 		{"far too large 1e1000", "1e1000=?"},
 		{"a hash 3e5f stays a name", ""},
 		{"-0.0 and −0", "-0.0=-0±0.05 | −0=-0±0.5"},
+		// Nothing shown between two digits: one figure, as it looks.
+		{"GMV 4\u200b128 CNY", "4\u200b128=4128±0.5"},
+		{"GMV 4\u2060\u00ad128", "4\u2060\u00ad128=4128±0.5"},
+		{"GMV 4\ufe0f128 and 1\u200b,234", "4\ufe0f128=4128±0.5 | 1\u200b,234=1234±0.5"},
+		{"Revenue\u200b128", "128=128±0.5"},
+		{"4\u200b 128", "4=4±0.5 | 128=128±0.5"},
 	}
 	for _, c := range cases {
 		if got := render(Read(c.in)); got != c.want {
@@ -37,7 +43,7 @@ func TestReadModelHidesFigureInFormatting(t *testing.T) {
 // checked against metrics, are untraced (or traced when they are right),
 // never silently formal.
 func TestCheckModelHidesFigureInFormatting(t *testing.T) {
-	metrics := []Metric{{Name: "orders", Value: 5275}, {Name: "refund_rate", Value: 0.0208, Format: "percent", Decimals: ip(2)}}
+	metrics := []Metric{{Name: "orders", Value: 5275}, {Name: "regions", Value: 4}, {Name: "items", Value: 128}, {Name: "refund_rate", Value: 0.0208, Format: "percent", Decimals: ip(2)}}
 	cases := []struct{ text, tier string }{
 		{"Orders: 5,275.", TierFormal},
 		{"Orders: ５，２７５.", TierFormal},
@@ -50,6 +56,11 @@ func TestCheckModelHidesFigureInFormatting(t *testing.T) {
 		// tolerance of the figure reaches across zero.
 		{"Change: -0.0.", TierDegraded},
 		{"Change: −0.", TierDegraded},
+		// 4 and 128 would each fit a metric; the reader sees 4128.
+		{"Orders: 4\u200b128.", TierDegraded},
+		// A right-to-left override shows 128 as 821: never formal.
+		{"Orders: \u202e128\u202c.", TierDegraded},
+		{"Orders: \u2067128\u2069.", TierDegraded},
 	}
 	for _, c := range cases {
 		if got := Check(c.text, metrics, Options{}); got.Tier != c.tier {
