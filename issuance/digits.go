@@ -92,8 +92,14 @@ func (sc *scanner) digits(start, i int) int {
 	}
 	q.mant, q.exp, q.place = mant, -dec, -dec
 	// 9.99e6, 1E-3: scientific notation is a quantity, not a name glued
-	// to letters, so that a figure cannot hide in it.
-	if k, e, ok := exponentAt(s, j); ok && !sep {
+	// to letters, so that a figure cannot hide in it (with thousands
+	// separators too: 1,234e3 is no name either).
+	k, e, ok := exponentAt(s, j)
+	if !ok {
+		// 1.2×10⁶, 3 x 10^-2: the same, written with a power of ten.
+		k, e, ok = timesTenAt(s, j)
+	}
+	if ok {
 		q.exp += e
 		q.place += e
 		sc.emit(start, k, &q)

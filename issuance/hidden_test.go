@@ -25,6 +25,16 @@ func TestReadModelHidesFigureInFormatting(t *testing.T) {
 		{"far too large 1e1000", "1e1000=?"},
 		{"a hash 3e5f stays a name", ""},
 		{"-0.0 and −0", "-0.0=-0±0.05 | −0=-0±0.5"},
+		{"GMV 1.2×10⁶ yuan", "1.2×10⁶=1200000±50000"},
+		{"GMV 1.2 x 10^6", "1.2 x 10^6=1200000±50000"},
+		{"rate 5·10⁻³", "5·10⁻³=0.005±0.0005"},
+		{"a 3*10^-2 share", "3*10^-2=0.03±0.005"},
+		{"2x 10 stores", "2x=2±0.5 | 10=10±0.5"},
+		// Superscripts: a footnote mark is short; a longer run is a
+		// figure a reader sees.
+		{"Revenue ¹²³⁴⁵⁶⁷", "¹²³⁴⁵⁶⁷=1234567±0.5"},
+		{"see note¹ and²³, 1,234⁴", "1,234=1234±0.5"},
+		{"E = mc² and H₂O", ""},
 		// Nothing shown between two digits: one figure, as it looks.
 		{"GMV 4\u200b128 CNY", "4\u200b128=4128±0.5"},
 		{"GMV 4\u2060\u00ad128", "4\u2060\u00ad128=4128±0.5"},

@@ -106,6 +106,8 @@ func (sc *scanner) run() {
 				}
 			case isZhNumeralStart(r):
 				i = sc.zh(i, r, size)
+			case r == '¹' || r == '²' || r == '³' || r == '⁰' || r >= '⁴' && r <= '⁹':
+				i = sc.superscript(i)
 			default:
 				i += size
 			}
