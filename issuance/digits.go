@@ -346,9 +346,15 @@ func (sc *scanner) zhDayTail(j int) int {
 // yearContext reports whether the word before offset i makes a bare
 // four-digit number a year: "in 2026", "since 2019", "FY 2026".
 func yearContext(s string, i int) bool {
-	if yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late", "through", "from",
-		"on", "vs", "versus", "by", "before", "after", "against") {
+	if yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late") {
 		return true
+	}
+	// After a word that also comes before an amount ("grew by 2050",
+	// "down from 1987 stores", "on 2050 orders"), a year is a date only
+	// where nothing is counted: at the end of a clause or before another
+	// date ("by 2030.", "from 2024 to 2025").
+	if yearContextWord(s, i, "through", "from", "on", "vs", "versus", "by", "before", "after", "against") {
+		return yearEndsClause(s, i+4)
 	}
 	// "the first half of 2026", "by the end of 2026" (but "a total of
 	// 2026 orders" is a count).
@@ -530,4 +536,33 @@ func exponentAt(s string, j int) (int, int, bool) {
 		e = -e
 	}
 	return k, e, true
+}
+
+// yearEndsClause reports whether the year ending at j closes a clause or
+// a range: the end of the text or a line, punctuation, or " to ", " and ",
+// " through ", or a dash before another year.
+func yearEndsClause(s string, j int) bool {
+	if j >= len(s) {
+		return true
+	}
+	switch s[j] {
+	case ',', '.', ';', ':', ')', '!', '?', '\n', '\r', '-', '/', ']', '|':
+		return true
+	}
+	if strings.HasPrefix(s[j:], "–") || strings.HasPrefix(s[j:], "—") || strings.HasPrefix(s[j:], "，") || strings.HasPrefix(s[j:], "。") {
+		return true
+	}
+	if s[j] != ' ' {
+		return false
+	}
+	k := j + 1
+	e := k
+	for e < len(s) && isAlpha(s[e]) {
+		e++
+	}
+	switch strings.ToLower(s[k:e]) {
+	case "to", "and", "or", "through", "until", "till":
+		return true
+	}
+	return k < len(s) && (s[k] == '(' || s[k] == '-' || strings.HasPrefix(s[k:], "–") || strings.HasPrefix(s[k:], "—"))
 }

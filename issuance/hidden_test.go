@@ -94,3 +94,30 @@ func TestDigitValueEveryScript(t *testing.T) {
 		}
 	}
 }
+
+// TestReadModelHidesFigureAsLinkWordOrDate plays a model that shows a
+// figure in a form the reader once took for structure or for nothing: a
+// Markdown link's text, digits grouped in brackets, words without digits,
+// a year-like amount after a word that also precedes amounts.
+func TestReadModelHidesFigureAsLinkWordOrDate(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Revenue [9,999,999](https://x.example)", "9,999,999=9999999±0.5"},
+		{"Revenue [123](https://x.example)", "123=123±0.5"},
+		{"Revenue [9,999,999] yuan", "9,999,999=9999999±0.5"},
+		{"see [1,3] and [1, 3]", "[1,3]!reference | [1, 3]!reference"},
+		{"Revenue reached a million yuan", "a million=1000000±500000"},
+		{"a hundred thousand users", "a hundred thousand=100000±50000"},
+		{"half a billion", "half a billion=500000000±50000000"},
+		{"a few stores and a third of them", "a few!vague | a third=0.3333333333333333±0.005"},
+		{"Orders grew by 2050 this week", "2050=2050±0.5"},
+		{"after 2050 orders were placed", "2050=2050±0.5"},
+		{"by 2030, we expect", "2030!date"},
+		{"from 2024 to 2025", "2024!date | 2025=2025±0.5"},
+		{"in 2026 sales grew", "2026!date"},
+	}
+	for _, c := range cases {
+		if got := render(Read(c.in)); got != c.want {
+			t.Errorf("Read(%q)\n got: %s\nwant: %s", c.in, got, c.want)
+		}
+	}
+}
