@@ -23,6 +23,12 @@ func foldDigits(text string) (folded string, at []int) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
+		if r >= 0x3000 && r < 0xA620 {
+			// CJK: no digit and nothing invisible in this range, which
+			// is most of a Chinese narrative.
+			i += size
+			continue
+		}
 		if _, ok := digitValue(r); ok || invisible(r) {
 			first = i
 			break

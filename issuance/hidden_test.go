@@ -1,6 +1,9 @@
 package issuance
 
-import "testing"
+import (
+	"testing"
+	"unicode"
+)
 
 // TestReadModelHidesFigureInFormatting plays a model that writes an
 // unsupported figure so that a reader sees it but a reader of ASCII
@@ -86,6 +89,13 @@ func TestDigitValueEveryScript(t *testing.T) {
 	}{{'０', 0}, {'９', 9}, {'٠', 0}, {'٩', 9}, {'۵', 5}, {'०', 0}, {'९', 9}, {'๓', 3}, {'𝟎', 0}, {'𝟗', 9}, {'𝟘', 0}, {'𝟿', 9}} {
 		if d, ok := digitValue(c.r); !ok || d != c.d {
 			t.Errorf("digitValue(%q) = %d, %v; want %d", c.r, d, ok, c.d)
+		}
+	}
+	// foldDigits skips U+3000–U+A61F without a look: nothing there is a
+	// digit or invisible.
+	for r := rune(0x3000); r < 0xA620; r++ {
+		if unicode.Is(unicode.Nd, r) || invisible(r) {
+			t.Errorf("%U is a digit or invisible, inside the range foldDigits skips", r)
 		}
 	}
 	for _, r := range []rune{'5', '²', '①', 'Ⅻ', '五', 'a'} {
