@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -128,8 +129,8 @@ func (t *task) markerEnv() (map[string]any, []string) {
 }
 
 // fieldText is the text the checker reads for one field's value: a string
-// as it is, a number written out in full, and every string and number of a
-// list or mapping (keys sorted), one per line.
+// as it is, a number written out in full, and every key, string and number
+// of a list or mapping (keys sorted), one per line.
 func fieldText(v any) string {
 	var lines []string
 	var walk func(any)
@@ -147,6 +148,16 @@ func fieldText(v any) string {
 			lines = append(lines, strconv.Itoa(x))
 		case int64:
 			lines = append(lines, strconv.FormatInt(x, 10))
+		case json.Number:
+			lines = append(lines, x.String())
+		case uint64:
+			lines = append(lines, strconv.FormatUint(x, 10))
+		case int32:
+			lines = append(lines, strconv.FormatInt(int64(x), 10))
+		case uint32:
+			lines = append(lines, strconv.FormatUint(uint64(x), 10))
+		case float32:
+			lines = append(lines, strconv.FormatFloat(float64(x), 'f', -1, 32))
 		case []any:
 			for _, e := range x {
 				walk(e)
@@ -158,6 +169,9 @@ func fieldText(v any) string {
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
+				// A key is shown as much as its value ({"9999999":
+				// "gmv"} carries a figure too).
+				lines = append(lines, k)
 				walk(x[k])
 			}
 		}
