@@ -29,7 +29,9 @@ func TestCatalogOffersOnlyWhatResolves(t *testing.T) {
 		snapIDs: []string{"Q1", "Q2"},
 		inputs:  map[string]any{"week": "2026-W47"},
 	}
-	offered := citationGuide(c) + "\n" + evidenceCatalog(c)
+	// The guide, the catalog, and the repair messages, which offer
+	// markers too.
+	offered := citationGuide(c) + "\n" + evidenceCatalog(c) + "\n" + bareNumberMessage(c) + "\n" + uncitedClaimMessage(c)
 	segs, errs := marker.Parse(offered)
 	for _, e := range errs {
 		t.Errorf("offered %q, which does not parse: %s", e.Raw, e.Message)
@@ -48,6 +50,11 @@ func TestCatalogOffersOnlyWhatResolves(t *testing.T) {
 	if n < 8 {
 		t.Errorf("only %d markers offered:\n%s", n, offered)
 	}
+	c.snaps["Q2"].Columns = []string{"gmv]]", "region"}
+	if m := bareNumberMessage(c); !strings.Contains(m, "[[v:Q2.r0.region]]") {
+		t.Errorf("the repair message does not offer a cell that resolves: %s", m)
+	}
+	c.snaps["Q2"].Columns = cols
 	if !strings.Contains(offered, "no marker can name the cells of: gmv]]") {
 		t.Errorf("the column no marker can name is not said:\n%s", offered)
 	}
