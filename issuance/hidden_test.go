@@ -124,6 +124,12 @@ func TestReadModelHidesFigureAsLinkWordOrDate(t *testing.T) {
 		{"by 2030, we expect", "2030!date"},
 		{"from 2024 to 2025", "2024!date | 2025=2025±0.5"},
 		{"in 2026 sales grew", "2026!date"},
+		// A count that opens a heading is a count; a section number is
+		// dotted or followed by its title.
+		{"## 750 stores closed", "750=750±0.5"},
+		{"## 3 Results", "3!section"},
+		{"## 3. results", "3.!section"},
+		{"## 2.1 revenue", "2.1!section"},
 	}
 	for _, c := range cases {
 		if got := render(Read(c.in)); got != c.want {

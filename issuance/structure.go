@@ -164,6 +164,11 @@ func (sc *scanner) heading(p int) int {
 	if end < len(s) && (s[end] == '.' || s[end] == ')') {
 		end++
 	}
+	if end == e && isBareInt(s[k:e]) && end+1 < len(s) && s[end] == ' ' && s[end+1] >= 'a' && s[end+1] <= 'z' {
+		// "## 750 stores closed": a count that opens a heading, not a
+		// section ("## 3 Results", "## 3. results" are sections).
+		return k
+	}
 	if end == len(s) || s[end] == ' ' || s[end] == '\t' || s[end] == '\n' || s[end] == '\r' {
 		sc.ignore(k, end, IgnoredSection)
 		return end
