@@ -130,6 +130,9 @@ func TestReadModelHidesFigureAsLinkWordOrDate(t *testing.T) {
 		{"## 3 Results", "3!section"},
 		{"## 3. results", "3.!section"},
 		{"## 2.1 revenue", "2.1!section"},
+		// A column number is at most the number of columns.
+		{"| Stores | 750 |\n|---|---|\n| a | b |", "750=750±0.5"},
+		{"| Region | 1 | 2 |\n|---|---|---|\n| a | 5 | 6 |", "1!enumerator | 2!enumerator | 5=5±0.5 | 6=6±0.5"},
 	}
 	for _, c := range cases {
 		if got := render(Read(c.in)); got != c.want {
