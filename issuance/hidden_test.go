@@ -140,3 +140,23 @@ func TestReadModelHidesFigureAsLinkWordOrDate(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckModelSplitsFigureHeld: attacks that held before any rule was
+// added for them — a figure split by Markdown or HTML, in a URL, in a
+// code span, as a percentage or a fraction — each leaves an untraced
+// number, so the text is never formal.
+func TestCheckModelSplitsFigureHeld(t *testing.T) {
+	metrics := []Metric{{Name: "gmv", Value: 35900}}
+	for _, text := range []string{
+		"GMV 9**999**999",
+		"GMV 9<b>999</b>999",
+		"see https://x.example/r?gmv=9999999",
+		"GMV `9999999`",
+		"GMV up 12.5%",
+		"GMV 7/8 of plan",
+	} {
+		if got := Check(text, metrics, Options{}); got.Tier == TierFormal || got.Untraced == 0 {
+			t.Errorf("Check(%q) = %s with %d untraced; want an untraced number", text, got.Tier, got.Untraced)
+		}
+	}
+}
