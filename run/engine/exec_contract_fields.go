@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,8 +35,8 @@ func (t *task) contractText(reportFrom, source string) (string, []issuance.Part,
 	var parts []issuance.Part
 	markers := []issuance.Part{}
 	env, sources := t.markerEnv()
-	if reportFrom != "" && source != "" {
-		sources = append(sources, source)
+	if reportFrom != "" && source != "" && !slices.ContainsFunc(sources, func(r reportSource) bool { return r.source == source }) {
+		sources = append(sources, reportSource{source: source})
 	}
 	add := func(name, text string) {
 		if text == "" {
@@ -75,11 +76,19 @@ func (t *task) contractText(reportFrom, source string) (string, []issuance.Part,
 	return b.String(), parts, markers, nil
 }
 
+// reportSource is a report's source and the text the system filled from
+// it.
+type reportSource struct{ source, filled string }
+
 // sourceMarkers returns, offset by base, the spans of the well-formed
-// markers of every report source that stands whole in text.
-func sourceMarkers(text string, base int, sources []string) []issuance.Part {
+// markers of every report source that stands whole in text, except those
+// the system could not fill: such a marker (under on_violation: mark) is
+// left in the filled text as written, words and figures shown as the
+// model wrote them, so it is read as text.
+func sourceMarkers(text string, base int, sources []reportSource) []issuance.Part {
 	var out []issuance.Part
-	for _, src := range sources {
+	for _, rs := range sources {
+		src := rs.source
 		if src == "" || !strings.Contains(src, "[[") {
 			continue
 		}
@@ -91,7 +100,7 @@ func sourceMarkers(text string, base int, sources []string) []issuance.Part {
 			}
 			at := from + k
 			for _, sg := range segs {
-				if m := sg.Marker; m != nil {
+				if m := sg.Marker; m != nil && !strings.Contains(rs.filled, m.Raw) {
 					out = append(out, issuance.Part{Name: "marker", Start: base + at + m.Start, End: base + at + m.End})
 				}
 			}
@@ -103,8 +112,8 @@ func sourceMarkers(text string, base int, sources []string) []issuance.Part {
 
 // markerEnv is the template environment with the text of every finished
 // report node replaced by its source, markers in place, and those sources.
-func (t *task) markerEnv() (map[string]any, []string) {
-	var sources []string
+func (t *task) markerEnv() (map[string]any, []reportSource) {
+	var sources []reportSource
 	env := t.sc.env()
 	nodes, _ := env["nodes"].(map[string]any)
 	for id, out := range nodes {
@@ -120,11 +129,12 @@ func (t *task) markerEnv() (map[string]any, []string) {
 		for k, v := range m {
 			c[k] = v
 		}
+		filled, _ := m["text"].(string)
 		c["text"] = src
 		nodes[id] = c
-		sources = append(sources, src)
+		sources = append(sources, reportSource{source: src, filled: filled})
 	}
-	sort.Strings(sources)
+	sort.Slice(sources, func(i, j int) bool { return sources[i].source < sources[j].source })
 	return env, sources
 }
 
