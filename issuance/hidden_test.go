@@ -118,6 +118,8 @@ func TestReadModelHidesFigureAsLinkWordOrDate(t *testing.T) {
 		{"Revenue reached a million yuan", "a million=1000000±500000"},
 		{"a hundred thousand users", "a hundred thousand=100000±50000"},
 		{"half a billion", "half a billion=500000000±50000000"},
+		{"a hundred percent of stores", "a hundred percent=1±0.5"},
+		{"a million-dollar idea", ""},
 		{"a few stores and a third of them", "a few!vague | a third=0.3333333333333333±0.005"},
 		{"Orders grew by 2050 this week", "2050=2050±0.5"},
 		{"after 2050 orders were placed", "2050=2050±0.5"},
