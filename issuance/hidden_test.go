@@ -120,6 +120,16 @@ func TestReadModelHidesFigureAsLinkWordOrDate(t *testing.T) {
 		{"half a billion", "half a billion=500000000±50000000"},
 		{"a hundred percent of stores", "a hundred percent=1±0.5"},
 		{"a million-dollar idea", ""},
+		// A scale the reader once did not know left the bare digit, which
+		// could fit a small metric while the text says forty million.
+		{"4 crore users", "4 crore=40000000±5000000"},
+		{"4 lakh users", "4 lakh=400000±50000"},
+		{"4 mil users and 4 bil", "4 mil=4000000±500000 | 4 bil=4000000000±500000000"},
+		{"4 k users, 4 M users, $4 MM", "4 k=4000±500 | 4 M=4000000±500000 | 4 MM=4000000±500000"},
+		{"4 grand", "4 grand=4000±500"},
+		{"4 millions of users", "4 millions=4000000±500000"},
+		{"4 dozen stores", "4 dozen=?"},
+		{"4 m tall", "4=4±0.5"},
 		{"a few stores and a third of them", "a few!vague | a third=0.3333333333333333±0.005"},
 		{"Orders grew by 2050 this week", "2050=2050±0.5"},
 		{"after 2050 orders were placed", "2050=2050±0.5"},

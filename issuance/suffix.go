@@ -1,6 +1,7 @@
 package issuance
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -179,6 +180,9 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 			if kind == swPercent {
 				q.exp, q.place, q.per = q.exp+e, q.place+e, pow10(-e)
 			}
+			if kind == swOpaque {
+				q.mant = math.NaN()
+			}
 			return j, ""
 		}
 		if scaled {
@@ -255,6 +259,7 @@ const (
 	swScale
 	swPercent
 	swFactor
+	swOpaque // a multiple the reader does not compute: the number has no value
 )
 
 // spaceWord reads the word after the space at j when it is a scale
@@ -275,21 +280,35 @@ func spaceWord(s string, j int) (end, exp, kind int) {
 	if len(w) > 10 {
 		return j, 0, swNone
 	}
+	switch w {
+	case "M", "MM":
+		return k, 6, swScale // 4 M users, $4 MM
+	case "B":
+		return k, 9, swScale
+	}
 	var b [10]byte
 	for n := 0; n < len(w); n++ {
 		b[n] = w[n] | 0x20
 	}
 	switch string(b[:len(w)]) {
-	case "hundred":
+	case "hundred", "hundreds":
 		return k, 2, swScale
-	case "thousand":
+	case "thousand", "thousands", "k", "grand":
 		return k, 3, swScale
-	case "million", "mn", "mln":
+	case "lakh", "lakhs", "lac", "lacs":
+		return k, 5, swScale
+	case "million", "millions", "mn", "mln", "mil":
 		return k, 6, swScale
-	case "billion", "bn", "bln":
+	case "crore", "crores":
+		return k, 7, swScale
+	case "billion", "billions", "bn", "bln", "bil":
 		return k, 9, swScale
-	case "trillion":
+	case "trillion", "trillions":
 		return k, 12, swScale
+	case "dozen", "dozens":
+		// 4 dozen is 48: a multiple, not a power of ten. Read, but
+		// without a value, so that "4" never passes for a metric of 4.
+		return k, 0, swOpaque
 	case "percent", "pct", "pp":
 		return k, -2, swPercent
 	case "bps", "bp":
