@@ -130,6 +130,8 @@ func TestReadModelHidesFigureAsLinkWordOrDate(t *testing.T) {
 		{"4 millions of users", "4 millions=4000000±500000"},
 		{"4 dozen stores", "4 dozen=?"},
 		{"4 m tall", "4=4±0.5"},
+		{"매출 4만 원, 2천만 원", "4만=40000±5000 | 2천만=20000000±5000000"},
+		{"4명", "4=4±0.5"},
 		{"a few stores and a third of them", "a few!vague | a third=0.3333333333333333±0.005"},
 		{"Orders grew by 2050 this week", "2050=2050±0.5"},
 		{"after 2050 orders were placed", "2050=2050±0.5"},

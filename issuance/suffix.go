@@ -56,7 +56,18 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 		q.intervalForm = true
 		j = k
 	}
-	if (f == formDigits || q.intervalForm) && !strings.HasPrefix(s[j:], "百分") {
+	if f == formDigits {
+		// 4만, 3억, 2천만: Korean units after digits scale the number as
+		// 万 and 亿 do; read as the bare digit, 4만 might pass for a
+		// metric of 4.
+		if e, k := koUnitRun(s, j); k > j {
+			q.exp += e
+			q.place += e
+			j = k
+			scaled = true
+		}
+	}
+	if (f == formDigits || q.intervalForm) && !scaled && !strings.HasPrefix(s[j:], "百分") {
 		e, k := unitRun(s, j)
 		if k > j+3 && measureUnitAt(s, k) {
 			// 2.4万千瓦时: 千 belongs to the unit 千瓦, 万 is the scale.
@@ -438,4 +449,33 @@ func measureUnitAt(s string, k int) bool {
 		}
 	}
 	return false
+}
+
+// koUnitRun reads up to three Korean number units at j (백 10², 천 10³,
+// 만 10⁴, 억 10⁸, 조 10¹²) and returns their combined power of ten and the
+// offset after them.
+func koUnitRun(s string, j int) (int, int) {
+	e := 0
+	for n := 0; n < 3 && j < len(s) && s[j] >= 0xEA && s[j] <= 0xED; n++ {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		var u int
+		switch r {
+		case '백':
+			u = 2
+		case '천':
+			u = 3
+		case '만':
+			u = 4
+		case '억':
+			u = 8
+		case '조':
+			u = 12
+		}
+		if u == 0 {
+			break
+		}
+		e += u
+		j += size
+	}
+	return e, j
 }
