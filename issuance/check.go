@@ -123,6 +123,11 @@ func fitsValue(n *Number, v, vtol, k float64) bool {
 	if n.Value == nil {
 		return false
 	}
+	if n.Signed && v != 0 && math.Signbit(*n.Value) != math.Signbit(v) {
+		// A written sign must agree with the metric's, even where the
+		// tolerance reaches across zero: "-0.0" is not a rate of 2.08%.
+		return false
+	}
 	x := *n.Value * k
 	if !n.Signed {
 		x = math.Abs(x)
@@ -147,7 +152,7 @@ func fitsValue(n *Number, v, vtol, k float64) bool {
 // given to the first, and counts as untraced. A [[m:name]] marker mentions
 // its metric, because the system fills that number in from the metric.
 func Check(text string, metrics []Metric, opt Options) Result {
-	res := Result{Numbers: Read(text)}
+	res := Result{Numbers: readMarkersIn(text, opt.Markers)}
 	if res.Numbers == nil {
 		res.Numbers = []Number{}
 	}
@@ -155,6 +160,10 @@ func Check(text string, metrics []Metric, opt Options) Result {
 	if !utf8.ValidString(text) {
 		incomplete = true
 		res.Reasons = append(res.Reasons, "the text is not valid UTF-8, so it could not be read fully")
+	}
+	if k := firstBidiControl(text); k >= 0 {
+		incomplete = true
+		res.Reasons = append(res.Reasons, fmt.Sprintf("the text holds a bidirectional control (U+%04X) %s, which can show its digits in another order than they are read", []rune(text[k:])[0], opt.where(k)))
 	}
 	targets := make([]target, 0, len(metrics))
 	known := make(map[string]bool, len(metrics))

@@ -91,6 +91,20 @@ func (sc *scanner) digits(start, i int) int {
 		}
 	}
 	q.mant, q.exp, q.place = mant, -dec, -dec
+	// 9.99e6, 1E-3: scientific notation is a quantity, not a name glued
+	// to letters, so that a figure cannot hide in it (with thousands
+	// separators too: 1,234e3 is no name either).
+	k, e, ok := exponentAt(s, j)
+	if !ok {
+		// 1.2×10⁶, 3 x 10^-2: the same, written with a power of ten.
+		k, e, ok = timesTenAt(s, j)
+	}
+	if ok {
+		q.exp += e
+		q.place += e
+		sc.emit(start, k, &q)
+		return k
+	}
 	integer := dec == 0 && !sep && intDigits > 0
 	small := -1 // the integer value when it has at most two digits
 	if integer && intDigits <= 2 {
@@ -332,9 +346,15 @@ func (sc *scanner) zhDayTail(j int) int {
 // yearContext reports whether the word before offset i makes a bare
 // four-digit number a year: "in 2026", "since 2019", "FY 2026".
 func yearContext(s string, i int) bool {
-	if yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late", "through", "from",
-		"on", "vs", "versus", "by", "before", "after", "against") {
+	if yearContextWord(s, i, "in", "since", "until", "during", "year", "fy", "fiscal", "mid", "early", "late") {
 		return true
+	}
+	// After a word that also comes before an amount ("grew by 2050",
+	// "down from 1987 stores", "on 2050 orders"), a year is a date only
+	// where nothing is counted: at the end of a clause or before another
+	// date ("by 2030.", "from 2024 to 2025").
+	if yearContextWord(s, i, "through", "from", "on", "vs", "versus", "by", "before", "after", "against") {
+		return yearEndsClause(s, i+4)
 	}
 	// "the first half of 2026", "by the end of 2026" (but "a total of
 	// 2026 orders" is a count).
@@ -480,4 +500,69 @@ func dottedDayMonthYear(d string) bool {
 	}
 	day, month := atoiSmall(parts[0]), atoiSmall(parts[1])
 	return day >= 1 && day <= 31 && month >= 1 && month <= 12
+}
+
+// exponentAt reads the exponent of a number in scientific notation at j
+// ("e6", "E-3", "e+12", "e−5"), not followed by a letter (3e5f is a name,
+// such as a hash). An exponent too large for a float64 leaves the number
+// without a value: reported, and never traced. It returns the end
+// of the exponent and its value.
+func exponentAt(s string, j int) (int, int, bool) {
+	if j >= len(s) || s[j]|0x20 != 'e' {
+		return 0, 0, false
+	}
+	k := j + 1
+	neg := false
+	switch {
+	case k < len(s) && (s[k] == '+' || s[k] == '-'):
+		neg = s[k] == '-'
+		k++
+	case strings.HasPrefix(s[k:], "−"):
+		neg = true
+		k += len("−")
+	}
+	d := k
+	e := 0
+	for k < len(s) && isDigit(s[k]) {
+		if e < 100000 {
+			e = e*10 + int(s[k]-'0')
+		}
+		k++
+	}
+	if k == d || (k < len(s) && isAlnum(s[k])) || (k+1 < len(s) && s[k] == '.' && isDigit(s[k+1])) {
+		return 0, 0, false
+	}
+	if neg {
+		e = -e
+	}
+	return k, e, true
+}
+
+// yearEndsClause reports whether the year ending at j closes a clause or
+// a range: the end of the text or a line, punctuation, or " to ", " and ",
+// " through ", or a dash before another year.
+func yearEndsClause(s string, j int) bool {
+	if j >= len(s) {
+		return true
+	}
+	switch s[j] {
+	case ',', '.', ';', ':', ')', '!', '?', '\n', '\r', '-', '/', ']', '|':
+		return true
+	}
+	if strings.HasPrefix(s[j:], "–") || strings.HasPrefix(s[j:], "—") || strings.HasPrefix(s[j:], "，") || strings.HasPrefix(s[j:], "。") {
+		return true
+	}
+	if s[j] != ' ' {
+		return false
+	}
+	k := j + 1
+	e := k
+	for e < len(s) && isAlpha(s[e]) {
+		e++
+	}
+	switch strings.ToLower(s[k:e]) {
+	case "to", "and", "or", "through", "until", "till":
+		return true
+	}
+	return k < len(s) && (s[k] == '(' || s[k] == '-' || strings.HasPrefix(s[k:], "–") || strings.HasPrefix(s[k:], "—"))
 }

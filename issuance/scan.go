@@ -14,8 +14,17 @@ func Read(text string) []Number {
 	// with tables and lists one every 30 or so); sizing for that (up to a
 	// bound, so a huge text does not reserve memory it may not need)
 	// avoids most of the copying as the list grows.
-	sc := scanner{s: text, out: make([]Number, 0, min(len(text)/24, 1<<16)+4)}
+	folded, at := foldDigits(text)
+	sc := scanner{s: folded, out: make([]Number, 0, min(len(text)/24, 1<<16)+4)}
 	sc.run()
+	if at != nil {
+		// Offsets and texts are those of the text as written.
+		for k := range sc.out {
+			n := &sc.out[k]
+			n.Start, n.End = at[n.Start], at[n.End]
+			n.Text = text[n.Start:n.End]
+		}
+	}
 	return sc.out
 }
 
@@ -97,6 +106,8 @@ func (sc *scanner) run() {
 				}
 			case isZhNumeralStart(r):
 				i = sc.zh(i, r, size)
+			case r == '¹' || r == '²' || r == '³' || r == '⁰' || r >= '⁴' && r <= '⁹':
+				i = sc.superscript(i)
 			default:
 				i += size
 			}

@@ -164,6 +164,11 @@ func (sc *scanner) heading(p int) int {
 	if end < len(s) && (s[end] == '.' || s[end] == ')') {
 		end++
 	}
+	if end == e && isBareInt(s[k:e]) && end+1 < len(s) && s[end] == ' ' && s[end+1] >= 'a' && s[end+1] <= 'z' {
+		// "## 750 stores closed": a count that opens a heading, not a
+		// section ("## 3 Results", "## 3. results" are sections).
+		return k
+	}
 	if end == len(s) || s[end] == ' ' || s[end] == '\t' || s[end] == '\n' || s[end] == '\r' {
 		sc.ignore(k, end, IgnoredSection)
 		return end
@@ -224,10 +229,31 @@ func (sc *scanner) reference(i int) int {
 		break
 	}
 	if e < len(s) && s[e] == ']' && isDigit(s[e-1]) {
+		if e+1 < len(s) && s[e+1] == '(' || commaGrouped(s[k:e]) {
+			// [9,999,999](url) is a link whose text a reader sees, and
+			// [9,999,999] one figure grouped in thousands: read as usual.
+			return i + 1
+		}
 		sc.ignore(i, e+1, IgnoredReference)
 		return e + 1
 	}
 	return i + 1
+}
+
+// commaGrouped reports whether d is digits grouped in thousands by commas
+// without a space ("9,999,999", "1,234"): a number, never a list of
+// references, which is written "[1, 3]" or "[1,3]".
+func commaGrouped(d string) bool {
+	parts := strings.Split(d, ",")
+	if len(parts) < 2 || len(parts[0]) < 1 || len(parts[0]) > 3 || !isBareInt(parts[0]) {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if len(p) != 3 || !isBareInt(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // sectionWord reports whether the lower-case word w opens a reference to

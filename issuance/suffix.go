@@ -1,6 +1,7 @@
 package issuance
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -55,7 +56,18 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 		q.intervalForm = true
 		j = k
 	}
-	if (f == formDigits || q.intervalForm) && !strings.HasPrefix(s[j:], "百分") {
+	if f == formDigits {
+		// 4만, 3억, 2천만: Korean units after digits scale the number as
+		// 万 and 亿 do; read as the bare digit, 4만 might pass for a
+		// metric of 4.
+		if e, k := koUnitRun(s, j); k > j {
+			q.exp += e
+			q.place += e
+			j = k
+			scaled = true
+		}
+	}
+	if (f == formDigits || q.intervalForm) && !scaled && !strings.HasPrefix(s[j:], "百分") {
 		e, k := unitRun(s, j)
 		if k > j+3 && measureUnitAt(s, k) {
 			// 2.4万千瓦时: 千 belongs to the unit 千瓦, 万 is the scale.
@@ -179,6 +191,9 @@ func (sc *scanner) suffixCore(j int, q *qty, f form, integer bool) (int, string)
 			if kind == swPercent {
 				q.exp, q.place, q.per = q.exp+e, q.place+e, pow10(-e)
 			}
+			if kind == swOpaque {
+				q.mant = math.NaN()
+			}
 			return j, ""
 		}
 		if scaled {
@@ -255,6 +270,7 @@ const (
 	swScale
 	swPercent
 	swFactor
+	swOpaque // a multiple the reader does not compute: the number has no value
 )
 
 // spaceWord reads the word after the space at j when it is a scale
@@ -275,21 +291,35 @@ func spaceWord(s string, j int) (end, exp, kind int) {
 	if len(w) > 10 {
 		return j, 0, swNone
 	}
+	switch w {
+	case "M", "MM":
+		return k, 6, swScale // 4 M users, $4 MM
+	case "B":
+		return k, 9, swScale
+	}
 	var b [10]byte
 	for n := 0; n < len(w); n++ {
 		b[n] = w[n] | 0x20
 	}
 	switch string(b[:len(w)]) {
-	case "hundred":
+	case "hundred", "hundreds":
 		return k, 2, swScale
-	case "thousand":
+	case "thousand", "thousands", "k", "grand":
 		return k, 3, swScale
-	case "million", "mn", "mln":
+	case "lakh", "lakhs", "lac", "lacs":
+		return k, 5, swScale
+	case "million", "millions", "mn", "mln", "mil":
 		return k, 6, swScale
-	case "billion", "bn", "bln":
+	case "crore", "crores":
+		return k, 7, swScale
+	case "billion", "billions", "bn", "bln", "bil":
 		return k, 9, swScale
-	case "trillion":
+	case "trillion", "trillions":
 		return k, 12, swScale
+	case "dozen", "dozens":
+		// 4 dozen is 48: a multiple, not a power of ten. Read, but
+		// without a value, so that "4" never passes for a metric of 4.
+		return k, 0, swOpaque
 	case "percent", "pct", "pp":
 		return k, -2, swPercent
 	case "bps", "bp":
@@ -419,4 +449,33 @@ func measureUnitAt(s string, k int) bool {
 		}
 	}
 	return false
+}
+
+// koUnitRun reads up to three Korean number units at j (백 10², 천 10³,
+// 만 10⁴, 억 10⁸, 조 10¹²) and returns their combined power of ten and the
+// offset after them.
+func koUnitRun(s string, j int) (int, int) {
+	e := 0
+	for n := 0; n < 3 && j < len(s) && s[j] >= 0xEA && s[j] <= 0xED; n++ {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		var u int
+		switch r {
+		case '백':
+			u = 2
+		case '천':
+			u = 3
+		case '만':
+			u = 4
+		case '억':
+			u = 8
+		case '조':
+			u = 12
+		}
+		if u == 0 {
+			break
+		}
+		e += u
+		j += size
+	}
+	return e, j
 }

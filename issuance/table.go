@@ -6,7 +6,8 @@ import "strings"
 // two exceptions that are the table's structure: a row number in a column
 // headed #, No., 序号 (an enumerator) or Rank, 排名 (an ordinal), and a
 // header cell that is a bare integer — a year ("| Region | 2025 | 2026 |")
-// is a date, anything else ("| 1 | 2 | 3 |") numbers the columns.
+// is a date, one no larger than the number of columns ("| 1 | 2 | 3 |")
+// numbers the columns, and any other is a figure.
 
 // table is what the scanner knows about the table the current line
 // belongs to.
@@ -67,6 +68,15 @@ func (sc *scanner) tableRow(p int) {
 			}
 			col++
 		})
+		// A column number is at most the number of columns: "| Stores
+		// | 750 |" has a figure in its header, not a 750th column.
+		kept := t.cells[:0]
+		for _, c := range t.cells {
+			if c.why == IgnoredDate || atoiSmall(s[c.start:c.end]) <= col {
+				kept = append(kept, c)
+			}
+		}
+		t.cells = kept
 		return
 	}
 	if t.index == 0 && t.rank == 0 {

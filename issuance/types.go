@@ -87,6 +87,13 @@ type Options struct {
 	// number stands ("in field headline at byte 4") rather than giving an
 	// offset into the joined text. Without Parts the offset is the text's.
 	Parts []Part
+	// Markers, when not nil, are the spans of the text whose citation
+	// markers the system fills from sealed evidence (the source of a
+	// report). A "[[…]]" anywhere else was written by a model, an input or
+	// a template and is filled by nothing: it is read as the text it is,
+	// so the numbers in it are checked and it mentions no metric. With
+	// Markers nil every "[[…]]" is a marker (a report checked on its own).
+	Markers []Part
 }
 
 // Part is one piece of a joined text: Name ("report brief", "field

@@ -165,6 +165,19 @@ func (sc *scanner) word(i int) int {
 				return k
 			}
 		}
+		// "a million", "a hundred thousand", "a hundred percent": one of
+		// the scale, a figure a reader sees although no digit is written
+		// ("a million-dollar idea" is a compound word, as "five-year").
+		q := qty{mant: 1}
+		if end, why := sc.suffix(j, &q, formWord, true); why == "" && end > j && (q.exp > 0 || q.per > 0) && (end == len(s) || s[end] != '-') {
+			from := i
+			if i >= 5 && strings.EqualFold(s[i-5:i], "half ") && (i == 5 || !isAlpha(s[i-6])) {
+				from = i - 5 // half a million
+				q.mant, q.exp, q.place = 5, q.exp-1, q.place-1
+			}
+			sc.emit(from, end, &q)
+			return end
+		}
 		return j
 	}
 	// A number word; twenty-five is one number.

@@ -110,7 +110,10 @@ func runNumbers(d *render.Doc) []numberRow {
 	walk = func(where string, v any) {
 		switch x := v.(type) {
 		case string:
-			res := issuance.Check(x, src.metrics, issuance.Options{})
+			// An output is sealed with its report's markers filled in, so
+			// a "[[…]]" left in it is text a model or a template wrote,
+			// not a marker: its figures are listed like any other.
+			res := issuance.Check(x, src.metrics, issuance.Options{Markers: noMarkers})
 			for _, n := range res.Numbers {
 				rows = append(rows, src.judge(where, n))
 			}
@@ -149,7 +152,7 @@ func runNumbers(d *render.Doc) []numberRow {
 			if p.Kind == render.PartText {
 				// The text the model wrote between markers: its numbers
 				// are judged like an output's, at offsets into the source.
-				for _, n := range issuance.Check(p.Text, src.metrics, issuance.Options{}).Numbers {
+				for _, n := range issuance.Check(p.Text, src.metrics, issuance.Options{Markers: noMarkers}).Numbers {
 					n.Start, n.End = n.Start+p.Start, n.End+p.Start
 					rows = append(rows, src.judge("report "+r.Node, n))
 				}
@@ -162,6 +165,9 @@ func runNumbers(d *render.Doc) []numberRow {
 	}
 	return rows
 }
+
+// noMarkers reads a text in which no "[[…]]" is a marker the system fills.
+var noMarkers = []issuance.Part{}
 
 // markerTrail is the trail of a marker part that shows a number, "" for
 // any other part (text, names, quotes, tables, unresolved markers).

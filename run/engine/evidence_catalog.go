@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentlab/agentlab/evidence/marker"
 	erender "github.com/agentlab/agentlab/evidence/render"
 )
 
@@ -110,12 +111,26 @@ func writeCatalogSnapshot(b *strings.Builder, id string, c *citable) {
 	if len(s.Rows) == 0 {
 		return
 	}
-	cells := make([]string, len(s.Columns))
-	for j, col := range s.Columns {
-		cells[j] = fmt.Sprintf("[[v:%s.r0.%s]]", id, col)
+	var cells, cols, unnamed []string
+	for _, col := range s.Columns {
+		if cell := cellMarker(id, 0, col); cell != "" {
+			cells = append(cells, cell)
+		} else {
+			unnamed = append(unnamed, col)
+		}
+		if tableColumn(id, col) {
+			cols = append(cols, col)
+		}
 	}
-	fmt.Fprintf(b, "  cells of r0: %s\n", strings.Join(cells, " "))
-	fmt.Fprintf(b, "  table: [[table:%s cols=%s rows=0-%d]]\n", id, strings.Join(s.Columns, ","), min(len(s.Rows), catalogMaxRows)-1)
+	if len(cells) > 0 {
+		fmt.Fprintf(b, "  cells of r0: %s\n", strings.Join(cells, " "))
+	}
+	if len(unnamed) > 0 {
+		fmt.Fprintf(b, "  no marker can name the cells of: %s\n", strings.Join(unnamed, ", "))
+	}
+	if len(cols) > 0 {
+		fmt.Fprintf(b, "  table: [[table:%s cols=%s rows=0-%d]]\n", id, strings.Join(cols, ","), min(len(s.Rows), catalogMaxRows)-1)
+	}
 	shown := min(len(s.Rows), catalogMaxRows)
 	for i := 0; i < shown; i++ {
 		vals := make([]string, 0, len(s.Columns))
@@ -173,13 +188,8 @@ func citationGuide(c *citable) string {
 	if ins := sortedKeys(c.inputs); len(ins) > 0 {
 		fmt.Fprintf(&b, "[[i:%s]] an input\n", ins[0])
 	}
-	if len(c.snapIDs) > 0 {
-		id := c.snapIDs[0]
-		s := c.snaps[id]
-		if len(s.Columns) > 0 {
-			fmt.Fprintf(&b, "[[v:%s.r0.%s]] one cell of a query result; [[table:%s cols=%s rows=0-%d]] rows as a table\n",
-				id, s.Columns[0], id, strings.Join(s.Columns[:min(2, len(s.Columns))], ","), max(min(len(s.Rows), catalogMaxRows)-1, 0))
-		}
+	if cell, table := snapshotExamples(c); cell != "" {
+		fmt.Fprintf(&b, "%s one cell of a query result; %s rows as a table\n", cell, table)
 	}
 	if len(c.hitIDs) > 0 {
 		fmt.Fprintf(&b, "[[q:%s|exact words]] a verbatim quotation from a knowledge hit\n", c.hitIDs[0])
@@ -204,4 +214,53 @@ func seeExample(c *citable) string {
 		parts = append(parts, c.hitIDs[0])
 	}
 	return strings.Join(parts, ",")
+}
+
+// snapshotExamples are the guide's examples of a cell and a table marker:
+// from the first snapshot that has a row and a column a marker can name,
+// so that the guide never shows a marker that does not resolve.
+func snapshotExamples(c *citable) (cell, table string) {
+	for _, id := range c.snapIDs {
+		s := c.snaps[id]
+		if len(s.Rows) == 0 {
+			continue
+		}
+		var cols []string
+		for _, col := range s.Columns {
+			if cell == "" {
+				cell = cellMarker(id, 0, col)
+			}
+			if len(cols) < 2 && tableColumn(id, col) {
+				cols = append(cols, col)
+			}
+		}
+		if cell != "" && len(cols) > 0 {
+			return cell, fmt.Sprintf("[[table:%s cols=%s rows=0-%d]]", id, strings.Join(cols, ","), min(len(s.Rows), catalogMaxRows)-1)
+		}
+		cell = ""
+	}
+	return "", ""
+}
+
+// cellMarker is the marker of one cell, or "" when the column's name
+// cannot be written in one (a name holding "]]"): the catalog offers a
+// model only markers the checker reads back as that very cell.
+func cellMarker(id string, row int, col string) string {
+	m := fmt.Sprintf("[[v:%s.r%d.%s]]", id, row, col)
+	segs, errs := marker.Parse(m)
+	if len(errs) > 0 || len(segs) != 1 || segs[0].Marker == nil || segs[0].Marker.Col != col || segs[0].Marker.Snapshot != id {
+		return ""
+	}
+	return m
+}
+
+// tableColumn reports whether col can be listed in a table marker's cols
+// (a name with a space, a comma or "]]" cannot).
+func tableColumn(id, col string) bool {
+	segs, errs := marker.Parse(fmt.Sprintf("[[table:%s cols=%s rows=0-0]]", id, col))
+	if len(errs) > 0 || len(segs) != 1 || segs[0].Marker == nil {
+		return false
+	}
+	cols := segs[0].Marker.Cols
+	return len(cols) == 1 && cols[0] == col
 }

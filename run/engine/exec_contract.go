@@ -20,12 +20,12 @@ import (
 // judge found unsupported withholds it instead under judge.on_unsupported:
 // withhold, and claims the judge's caps left unjudged degrade it. The
 // verdict is recorded in the node.finished event and becomes (the worst
-// over all contracted outputs) the run's tier. It returns nil without a
-// contract.
+// over all contracted outputs) the run's tier. Without a contract it
+// returns the check of an uncontracted output, or nil.
 func (t *task) contract() (map[string]any, error) {
 	c := t.node.Map("contract")
 	if c == nil {
-		return nil, nil
+		return t.uncontracted() // exec_contract_uncontracted.go
 	}
 	str := func(k string) string { s, _ := c[k].(string); return s }
 	reportFrom, metricsFrom := str("report_from"), str("metrics_from")
@@ -105,11 +105,11 @@ func (t *task) contract() (map[string]any, error) {
 			}
 		}
 	}
-	text, parts, err := t.contractText(reportFrom, source)
+	text, parts, markers, err := t.contractText(reportFrom, source)
 	if err != nil {
 		return nil, err
 	}
-	res := issuance.Check(text, metrics, issuance.Options{Strict: strict, Required: required, OnMissing: onMissing, Parts: parts})
+	res := issuance.Check(text, metrics, issuance.Options{Strict: strict, Required: required, OnMissing: onMissing, Parts: parts, Markers: markers})
 	bare := 0
 	for _, n := range res.Numbers {
 		if n.Ignored == nil && n.Matched == nil && n.Start < len(source) {

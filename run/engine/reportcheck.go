@@ -114,11 +114,8 @@ func bareNumberMessage(c *citable) string {
 	if len(c.mnames) > 0 {
 		ex = append(ex, "[[m:"+c.mnames[0]+"]]")
 	}
-	for _, id := range c.snapIDs {
-		if s := c.snaps[id]; s != nil && len(s.Rows) > 0 && len(s.Columns) > 0 {
-			ex = append(ex, "[[v:"+id+".r0."+s.Columns[0]+"]]")
-			break
-		}
+	if cell, _ := snapshotExamples(c); cell != "" {
+		ex = append(ex, cell) // one that resolves, as the catalog offers it
 	}
 	if len(ex) == 0 {
 		return "a number written in the text, and this report has no metric or query result to fill it from; remove it, or compute it upstream (a query or a metric) so that it can be cited"
