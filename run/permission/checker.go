@@ -259,13 +259,13 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 // a change that would allow it: an allow rule placed after the asking one,
 // or in a file that cannot widen it, would not.
 type askedBy struct {
-	rule     int  // the project rule that says ask (0: none)
-	userRule int  // the user rule that says ask (0: none)
+	rule     int // the project rule that says ask (0: none)
+	userRule int // the user rule that says ask (0: none)
 	// enclosing is the enclosing file's rule that says ask
 	// ("enclosing rule N of FILE"; "": none).
 	enclosing string
-	flowAsk  int  // the flow rule that says ask (0: none)
-	opAllows bool // an operator rule allows the call
+	flowAsk   int  // the flow rule that says ask (0: none)
+	opAllows  bool // an operator rule allows the call
 }
 
 // userRuleNumber reads N from "user rule N" (operatorRule's source).
