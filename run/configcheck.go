@@ -119,7 +119,9 @@ func CheckConfigFile(file string, project bool) diag.List {
 	if _, l := mcp.ParseConfig(file, data); len(l) > 0 {
 		ds = append(ds, l...)
 	}
-	if _, l := provider.ParseConfig(file, data, project); len(l) > 0 {
+	c, l := provider.ParseConfig(file, data, project)
+	c.RegisterSecrets()
+	if len(l) > 0 {
 		ds = append(ds, l...)
 	}
 	return ds.Sorted()

@@ -302,6 +302,7 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 			continue
 		}
 		c, l := ParseConfig(f.path, data, f.project)
+		c.RegisterSecrets()
 		all = append(all, l...)
 		if c != nil {
 			layers = append(layers, c)
