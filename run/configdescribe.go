@@ -2,11 +2,11 @@ package run
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/run/permission"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/tools"
@@ -20,7 +20,7 @@ import (
 // bindings, sandbox backend and trusted directories. A table that cannot be read is left
 // to CheckConfigFile, which reports it.
 func DescribeConfigFile(file string, project bool) []string {
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadConfigFile(file)
 	if err != nil {
 		return nil
 	}

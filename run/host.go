@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/permission"
@@ -139,7 +139,7 @@ func fetchConfig(baseDir string) (tools.FetchConfig, error) {
 	if file == "" {
 		return tools.FetchConfig{}, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadConfigFile(file)
 	if err != nil {
 		return tools.FetchConfig{}, usage("cannot read %s: %v", file, err)
 	}
@@ -350,7 +350,7 @@ func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, erro
 		p.userRules, p.userModes = cfg.Rules, cfg.Modes
 	}
 	if file != "" {
-		data, err := os.ReadFile(file)
+		data, err := fsutil.ReadConfigFile(file)
 		if err != nil {
 			return nil, usage("cannot read %s: %v", file, err)
 		}
