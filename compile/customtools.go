@@ -74,9 +74,11 @@ func (f *flow) checkCustomTools() {
 		case slices.Contains(builtinTools, name):
 			f.dec.errf(key, "E-SCHEMA-TOOL-NAME", "give the tool a name of its own; built-in tools are "+strings.Join(builtinTools, ", "),
 				"custom tool %q has the name of a built-in tool", name)
-		case strings.HasPrefix(name, "db_query__") || strings.HasPrefix(name, "mcp__"):
-			f.dec.errf(key, "E-SCHEMA-TOOL-NAME", "give the tool a name that does not start with db_query__ or mcp__",
-				"custom tool %q uses a prefix reserved for source and MCP tools", name)
+		default:
+			if p, ok := tools.ReservedPrefix(name); ok {
+				f.dec.errf(key, "E-SCHEMA-TOOL-NAME", "give the tool a name that does not start with "+strings.Join(tools.ReservedPrefixes, ", "),
+					"custom tool %q uses the prefix %s, reserved for agentlab's own tools: an operator's rule for %s* must not speak for it", name, p, p)
+			}
 		}
 		if m == nil {
 			f.customTools[name] = "write"

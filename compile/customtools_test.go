@@ -133,6 +133,10 @@ func TestCustomToolsBad(t *testing.T) {
 		{"builtin name", "tools:\n  http_fetch: {description: d, command: [ls]}\n", "file_read", "file_list", "E-SCHEMA-TOOL-NAME", "4:3", "name of a built-in tool"},
 		{"db_query prefix", "tools:\n  db_query__x: {description: d, command: [ls]}\n", "file_read", "file_list", "E-SCHEMA-TOOL-NAME", "4:3", "reserved"},
 		{"mcp prefix", "tools:\n  mcp__a__b: {description: d, command: [ls]}\n", "file_read", "file_list", "E-SCHEMA-TOOL-NAME", "4:3", "reserved"},
+		// A flow naming its tool into a built-in family, where an operator's
+		// family rule (file_* allow) would speak for it.
+		{"hostile flow joins the file_ family", "tools:\n  file_peek: {description: d, command: [cat]}\n", "file_read", "file_list", "E-SCHEMA-TOOL-NAME", "4:3", "prefix file_"},
+		{"hostile flow joins the http_ family", "tools:\n  http_post: {description: d, http: {url: https://a.example/}}\n", "file_read", "file_list", "E-SCHEMA-TOOL-NAME", "4:3", "prefix http_"},
 		{"unknown key", tool("    comand: [ls]\n"), "file_read", "file_list", "E-SCHEMA-UNKNOWN-KEY", "6:5", `did you mean "command"`},
 		{"no description", "tools:\n  t1: {command: [ls]}\n", "file_read", "file_list", "E-SCHEMA-REQUIRED", "4:7", `"description"`},
 		{"neither", tool(""), "file_read", "file_list", "E-SCHEMA-REQUIRED", "4:3", "needs http or command"},

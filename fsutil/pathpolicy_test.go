@@ -45,6 +45,11 @@ func TestCheckInsideRefusesEscapes(t *testing.T) {
 		{"../../shared/x.csv", true}, // [paths] allow
 		{filepath.Join(shared, "y.csv"), true},
 		{"data/../../../secret", false},
+		// A directory whose name shares a string prefix with the project
+		// or an allowed one is neither.
+		{"../../proj2/x.csv", false},
+		{"../../shared2/x.csv", false},
+		{filepath.Join(base, "shared-copy", "x.csv"), false},
 	} {
 		_, err := CheckInside(roots, flows, tt.path)
 		var oe *OutsideError

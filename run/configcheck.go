@@ -3,7 +3,6 @@ package run
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/run/permission"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/tools"
@@ -48,7 +48,7 @@ var (
 // chain (presets/ptc), whose problems are warnings with their own wording.
 func CheckConfigFile(file string, project bool) diag.List {
 	var ds diag.List
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -119,7 +119,9 @@ func CheckConfigFile(file string, project bool) diag.List {
 	if _, l := mcp.ParseConfig(file, data); len(l) > 0 {
 		ds = append(ds, l...)
 	}
-	if _, l := provider.ParseConfig(file, data, project); len(l) > 0 {
+	c, l := provider.ParseConfig(file, data, project)
+	c.RegisterSecrets()
+	if len(l) > 0 {
 		ds = append(ds, l...)
 	}
 	return ds.Sorted()

@@ -2,11 +2,11 @@ package run
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/run/permission"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/tools"
@@ -20,7 +20,7 @@ import (
 // bindings, sandbox backend and trusted directories. A table that cannot be read is left
 // to CheckConfigFile, which reports it.
 func DescribeConfigFile(file string, project bool) []string {
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadConfigFile(file)
 	if err != nil {
 		return nil
 	}
@@ -62,6 +62,7 @@ func DescribeConfigFile(file string, project bool) []string {
 		out = append(out, line)
 	}
 	if c, ds := provider.ParseConfig(file, data, project); c != nil && !ds.HasErrors() {
+		c.RegisterSecrets()
 		for _, ep := range []struct{ name, base string }{{"openai", c.Remote.OpenAIBaseURL}, {"anthropic", c.Remote.AnthropicBaseURL}} {
 			if ep.base != "" {
 				line := fmt.Sprintf("providers.%s base_url %s", ep.name, ep.base)

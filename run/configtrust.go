@@ -115,7 +115,7 @@ func TrustedDirs() ([]string, error) {
 	if file == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -185,7 +185,7 @@ func Trust(dir string) (string, error) {
 			return file, nil
 		}
 	}
-	old, err := os.ReadFile(file)
+	old, err := fsutil.ReadConfigFile(file)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", err
 	}

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/run/engine"
 	"github.com/agentlab/agentlab/run/permission"
@@ -139,7 +139,7 @@ func fetchConfig(baseDir string) (tools.FetchConfig, error) {
 	if file == "" {
 		return tools.FetchConfig{}, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadConfigFile(file)
 	if err != nil {
 		return tools.FetchConfig{}, usage("cannot read %s: %v", file, err)
 	}
@@ -286,6 +286,9 @@ type permissions struct {
 	// config.toml: operator rules beside the project's (the stricter wins).
 	userRules []permission.Rule
 	userModes map[string]permission.Mode
+	// enclosing are the [permissions] rules of the agentlab.toml files
+	// above the project's (enclosingRules): operator rules too.
+	enclosing []permission.RuleFile
 
 	mu       sync.Mutex
 	checkers map[string]*permission.Checker
@@ -347,7 +350,7 @@ func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, erro
 		p.userRules, p.userModes = cfg.Rules, cfg.Modes
 	}
 	if file != "" {
-		data, err := os.ReadFile(file)
+		data, err := fsutil.ReadConfigFile(file)
 		if err != nil {
 			return nil, usage("cannot read %s: %v", file, err)
 		}
@@ -356,6 +359,9 @@ func newPermissions(dataDir, baseDir string, ia Interaction) (*permissions, erro
 			return nil, configError("[permissions]", ds)
 		}
 		p.cfg, p.file = *cfg, file
+		if p.enclosing, err = enclosingRules(file); err != nil {
+			return nil, err
+		}
 	}
 	// A mode the project does not set comes from the user's file.
 	for tool, m := range p.userModes {
@@ -381,6 +387,9 @@ func (p *permissions) Decide(ctx context.Context, q engine.PermissionQuery) engi
 		out.Rule = fmt.Sprintf("node %s permissions rule %s", q.Node, n)
 	} else if n, ok := strings.CutPrefix(d.Source, permission.SourceUserRule+" "); ok {
 		out.Rule = fmt.Sprintf("%s permissions rule %s", filepath.Base(provider.UserConfigFile()), n)
+	} else if r, ok := strings.CutPrefix(d.Source, permission.SourceEnclosingRule+" "); ok {
+		n, file, _ := strings.Cut(r, " of ")
+		out.Rule = fmt.Sprintf("%s permissions rule %s", file, n)
 	} else if n, ok := strings.CutPrefix(d.Source, "rule "); ok {
 		out.Rule = fmt.Sprintf("%s permissions rule %s", filepath.Base(p.file), n)
 	}
@@ -400,7 +409,7 @@ func (p *permissions) checker(q engine.PermissionQuery) (*permission.Checker, er
 		flow = append(flow, permission.Rule{Tool: r.Tool, Decision: permission.Verdict(r.Action)})
 	}
 	c, err := permission.New(p.cfg, permission.Options{Memory: p.mem, Gate: p.gate, Prompter: p.prompter, AssumeYes: p.yes,
-		ConfigFile: p.file, MemoryFile: p.memFile, UserRules: p.userRules, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize, Aliases: p.aliases})
+		ConfigFile: p.file, MemoryFile: p.memFile, UserRules: p.userRules, EnclosingRules: p.enclosing, FlowRules: flow, FlowScoped: engine.FlowScopedTool, Normalize: p.normalize, Aliases: p.aliases})
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %v", q.Node, err)
 	}

@@ -291,11 +291,14 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	// name them written, before the run directory appears (CreateWith):
 	// a run killed at any instant either does not exist or can be resumed
 	// from its start.
-	st, err := store.OpenFileStore(runlog.ArtifactsDir(o.DataDir))
+	planBytes, err := o.Plan.Canonical()
 	if err != nil {
 		return nil, err
 	}
-	planBytes, err := o.Plan.Canonical()
+	if err := checkPlanHoldsNoSecret(planBytes); err != nil {
+		return nil, err
+	}
+	st, err := store.OpenFileStore(runlog.ArtifactsDir(o.DataDir))
 	if err != nil {
 		return nil, err
 	}

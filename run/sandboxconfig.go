@@ -9,6 +9,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/sandbox"
 )
@@ -69,7 +70,7 @@ func operatorSandbox(baseDir string) (sandbox.Backend, error) {
 		if f == "" {
 			continue
 		}
-		data, err := os.ReadFile(f)
+		data, err := fsutil.ReadConfigFile(f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -44,6 +44,17 @@ func TestHostileFilesRefusedPromptly(t *testing.T) {
 	write("allowed/agentlab.toml", "[paths]\nallow = [\"/dev\"]\n")
 	devAllowed := write("allowed/flow.yml", "agentlab: 1\nname: dev\nsources:\n  s: {kind: csv, path: /dev/zero}\nnodes:\n  - id: q\n    type: tool\n    tool: db_query__s\n    args: {sql: \"SELECT 1 AS x\"}\n")
 	dupInputs := write("dup.json", `{"week": "W46", "week": "W47"}`)
+	// A flow folder whose agentlab.toml is a FIFO (a tar archive can carry
+	// one): every reader of the configuration would block in open(2),
+	// beyond the reach of SIGTERM.
+	fifoConfigFlow := write("fifocfg/flow.yml", "agentlab: 1\nname: ok\nnodes:\n  - id: out\n    type: output\n    fields: {w: \"1\"}\n")
+	if err := syscall.Mkfifo(filepath.Join(work, "fifocfg", "agentlab.toml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write("zerocfg/flow.yml", "agentlab: 1\nname: ok\nnodes:\n  - id: out\n    type: output\n    fields: {w: \"1\"}\n")
+	if err := os.Symlink("/dev/zero", filepath.Join(work, "zerocfg", "agentlab.toml")); err != nil {
+		t.Fatal(err)
+	}
 	env := append(os.Environ(), "CI=true", "NO_COLOR=1", "SOURCE_DATE_EPOCH=1700000000")
 	type result struct {
 		code int
@@ -101,6 +112,10 @@ func TestHostileFilesRefusedPromptly(t *testing.T) {
 		{"run-dev-zero", []string{"run", "/dev/zero", "--data-dir", "d1"}, 2, "not a regular file"},
 		{"run-fifo", []string{"run", fifo, "--data-dir", "d1"}, 2, "not a regular file"},
 		{"input-file-dev-zero", []string{"run", flow, "--data-dir", "d2", "--input-file", "/dev/zero"}, 2, "not a regular file"},
+		{"script-provider-fifo", []string{"run", flow, "--data-dir", "d5", "--provider", "script:" + fifo}, 2, "not a regular file"},
+		{"script-provider-dev-zero", []string{"run", flow, "--data-dir", "d5", "--provider", "script:/dev/zero"}, 2, "not a regular file"},
+		{"project-config-fifo", []string{"run", fifoConfigFlow, "--data-dir", "d6"}, 2, "not a regular file"},
+		{"project-config-dev-zero", []string{"run", filepath.Join(work, "zerocfg", "flow.yml"), "--data-dir", "d6"}, 2, "not a regular file"},
 		{"input-file-duplicate-key", []string{"run", flow, "--data-dir", "d2", "--input-file", dupInputs}, 2, `key "week" appears twice`},
 		{"source-dev-zero", []string{"run", devSource, "--data-dir", "d3"}, 2, "E-PATH-OUTSIDE"},
 		{"source-dev-zero-allowed", []string{"run", devAllowed, "--data-dir", "d3"}, 2, "E-SRC-OPEN"},

@@ -184,7 +184,10 @@ func (p *progress) draw() {
 		}
 		line := fmt.Sprintf("%s %-9s %-30s %7s", mark(v.state), v.state, v.id, roundDur(el))
 		if v.state == engine.StateRunning && v.tokens.Len() > 0 {
-			line += "  " + tail(strings.ReplaceAll(v.tokens.String(), "\n", " "), width-len([]rune(line))-3)
+			// Redacted before the tail is cut, and with an end that could be
+			// the start of a secret hidden: a key streamed in pieces never
+			// shows on the screen, whole or in part.
+			line += "  " + tail(redact.Unfinished(strings.ReplaceAll(v.tokens.String(), "\n", " ")), width-len([]rune(line))-3)
 		} else if v.detail != "" {
 			line += "  " + firstLine(v.detail)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/internal/lazyre"
+	"github.com/agentlab/agentlab/run/redact"
 )
 
 var memoryKey = lazyre.New(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$`)
@@ -67,6 +68,10 @@ func execMemory(_ context.Context, t *task) (any, effects, error) {
 				return nil, effects{}, fmt.Errorf("node %q: value: %v", t.id, err)
 			}
 		}
+		// The file is outside the event log, whose writes redact secrets,
+		// so the value is redacted here: a model or tool that echoed a key
+		// must not leave it in <data-dir>/memory for every later run.
+		v = redact.Any(v)
 		b, err := canon.Marshal(map[string]any{"value": v})
 		if err != nil {
 			return nil, effects{}, fmt.Errorf("node %q: value cannot be written as JSON: %v", t.id, err)

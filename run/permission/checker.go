@@ -43,7 +43,16 @@ const (
 	// "rule N", one of the user's configuration "user rule N".
 	SourceFlowRule = "flow rule"
 	SourceUserRule = "user rule"
+	// SourceEnclosingRule prefixes a rule of an agentlab.toml in a
+	// directory above the project's: "enclosing rule 2 of /repo/agentlab.toml".
+	SourceEnclosingRule = "enclosing rule"
 )
+
+// RuleFile is the [permissions] rules of one configuration file.
+type RuleFile struct {
+	File  string
+	Rules []Rule
+}
 
 // Options are the run-time parts of a checker.
 type Options struct {
@@ -61,6 +70,12 @@ type Options struct {
 	// operator rules like Config.Rules, and whichever of the two files is
 	// stricter for a call decides (see Check).
 	UserRules []Rule
+	// EnclosingRules are the [permissions] rules of the agentlab.toml
+	// files in the directories above the project's, nearest first: operator
+	// rules like UserRules, so that a project file nested in another
+	// (a flow's own folder inside a repository) cannot widen what the
+	// enclosing one closes.
+	EnclosingRules []RuleFile
 	// FlowRules are the rules the flow brings (an agent node's
 	// `permissions`). They are checked after every operator rule and may
 	// only narrow: see Check.
@@ -115,6 +130,21 @@ func New(cfg Config, opt Options) (*Checker, error) {
 			return nil, fmt.Errorf("user permissions rule %d: %w", i+1, err)
 		}
 		c.opt.UserRules[i] = r
+	}
+	c.opt.EnclosingRules = nil
+	for _, f := range opt.EnclosingRules {
+		rules := append([]Rule(nil), f.Rules...)
+		for i, r := range rules {
+			if r.Arg != nil {
+				m := *r.Arg
+				r.Arg = &m
+			}
+			if err := r.compile(); err != nil {
+				return nil, fmt.Errorf("%s permissions rule %d: %w", f.File, i+1, err)
+			}
+			rules[i] = r
+		}
+		c.opt.EnclosingRules = append(c.opt.EnclosingRules, RuleFile{File: f.File, Rules: rules})
 	}
 	for i, r := range opt.FlowRules {
 		if r.Arg != nil {
@@ -206,6 +236,9 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 	if op != nil {
 		why = opSrc + " says ask"
 		by.rule, by.userRule = opN, userRuleNumber(opSrc)
+		if strings.HasPrefix(opSrc, SourceEnclosingRule+" ") {
+			by.enclosing = opSrc
+		}
 	}
 	if fl != nil {
 		switch {
@@ -226,10 +259,13 @@ func (c *Checker) Check(ctx context.Context, tool string, args json.RawMessage) 
 // a change that would allow it: an allow rule placed after the asking one,
 // or in a file that cannot widen it, would not.
 type askedBy struct {
-	rule     int  // the project rule that says ask (0: none)
-	userRule int  // the user rule that says ask (0: none)
-	flowAsk  int  // the flow rule that says ask (0: none)
-	opAllows bool // an operator rule allows the call
+	rule     int // the project rule that says ask (0: none)
+	userRule int // the user rule that says ask (0: none)
+	// enclosing is the enclosing file's rule that says ask
+	// ("enclosing rule N of FILE"; "": none).
+	enclosing string
+	flowAsk   int  // the flow rule that says ask (0: none)
+	opAllows  bool // an operator rule allows the call
 }
 
 // userRuleNumber reads N from "user rule N" (operatorRule's source).
@@ -242,23 +278,29 @@ func userRuleNumber(src string) int {
 }
 
 // operatorRule is the operator's rule for a call: the first matching rule
-// of the project's configuration and the first of the user's, whichever
-// is stricter (deny over ask over allow), so that neither file can widen
-// what the other closes. n is the rule's number in the project's rules (0
-// for a user rule), for the CI sentence that says where to add a rule.
+// of the project's configuration, the first of the user's and the first
+// of each enclosing file's, whichever is stricter (deny over ask over
+// allow), so that no file can widen what another closes. n is the rule's
+// number in the project's rules (0 for another file's), for the CI
+// sentence that says where to add a rule.
 func (c *Checker) operatorRule(tool string, args any, aliases []any) (r *Rule, n int, src string) {
-	p, pn := firstMatch(c.rules, tool, args, aliases)
-	u, un := firstMatch(c.opt.UserRules, tool, args, aliases)
 	rank := func(r *Rule) int {
 		if r == nil {
 			return 0
 		}
 		return map[Verdict]int{Allow: 1, Ask: 2, Deny: 3}[r.Decision]
 	}
-	if rank(u) > rank(p) {
-		return u, 0, fmt.Sprintf("%s %d", SourceUserRule, un)
+	p, pn := firstMatch(c.rules, tool, args, aliases)
+	r, n, src = p, pn, fmt.Sprintf("rule %d", pn)
+	if u, un := firstMatch(c.opt.UserRules, tool, args, aliases); rank(u) > rank(r) {
+		r, n, src = u, 0, fmt.Sprintf("%s %d", SourceUserRule, un)
 	}
-	return p, pn, fmt.Sprintf("rule %d", pn)
+	for _, f := range c.opt.EnclosingRules {
+		if e, en := firstMatch(f.Rules, tool, args, aliases); rank(e) > rank(r) {
+			r, n, src = e, 0, fmt.Sprintf("%s %d of %s", SourceEnclosingRule, en, f.File)
+		}
+	}
+	return r, n, src
 }
 
 // firstMatch returns the first rule of rules that applies and its
@@ -373,6 +415,9 @@ func (c *Checker) ciMessage(tool, why string, by askedBy) string {
 	rule := Rule{Tool: tool, Decision: Allow}
 	var fix string
 	switch {
+	case by.enclosing != "":
+		n, file, _ := strings.Cut(strings.TrimPrefix(by.enclosing, SourceEnclosingRule+" "), " of ")
+		fix = fmt.Sprintf("add to %s (placed before its rule %s, which says ask; %s cannot widen it): %s", file, n, filepath.Base(c.opt.ConfigFile), rule.String())
 	case by.userRule > 0:
 		fix = fmt.Sprintf("add to your config.toml (placed before its rule %d, which says ask; %s cannot widen it): %s", by.userRule, filepath.Base(c.opt.ConfigFile), rule.String())
 	case by.rule > 0:

@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // Config is the [permissions] table of agentlab.toml:
@@ -250,7 +250,7 @@ func sortedMapKeys(m map[string]any) []string {
 // path (found by the caller, nearest up the tree). No file means an empty
 // configuration: every call asks.
 func LoadConfigFile(path string) (*Config, diag.List) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Config{Modes: map[string]Mode{}}, nil
 	}

@@ -2,10 +2,12 @@
 //
 // The operator's word is final. The order of the checks is fixed:
 //
-//  1. Operator denies: the rules of the project's agentlab.toml (Config)
-//     and of the user's config.toml (Options.UserRules). In each, the first
-//     matching rule is that file's answer; of the two answers the stricter
-//     holds (deny over ask over allow). An operator deny ends the check.
+//  1. Operator denies: the rules of the project's agentlab.toml (Config),
+//     of the user's config.toml (Options.UserRules) and of the
+//     agentlab.toml files above the project's (Options.EnclosingRules). In
+//     each, the first matching rule is that file's answer; of the answers
+//     the stricter holds (deny over ask over allow). An operator deny ends
+//     the check.
 //  2. Remembered exact-call decisions: the always-deny list, then the
 //     always-allow list, keyed by tool name and the BLAKE3 hash of the
 //     canonical JSON of the arguments, kept per project in a signed file.

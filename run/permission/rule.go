@@ -17,8 +17,9 @@ const (
 	Ask   Verdict = "ask"
 )
 
-// Rule matches calls by tool name (a glob: "http_*", "*") and, optionally,
-// one argument. Rules are checked in order; the first match decides.
+// Rule matches calls by tool name (a glob: "http_*", "*"; for deny and
+// ask in any case) and, optionally, one argument. Rules are checked in
+// order; the first match decides.
 type Rule struct {
 	Tool     string      `toml:"tool" json:"tool"`
 	Arg      *ArgMatcher `toml:"arg,omitempty" json:"arg,omitempty"`
@@ -56,6 +57,13 @@ func (r *Rule) compile() error {
 		return fmt.Errorf("tool is empty; use \"*\" to match every tool")
 	}
 	r.tool = globRegexp(r.Tool)
+	if r.Decision != Allow {
+		// A deny or ask holds for the tool's name in any case: an MCP
+		// server that renames delete_note to Delete_note between runs
+		// does not step out of a rule written for it. An allow stays
+		// exact, so that case can only narrow.
+		r.tool = regexp.MustCompile(`(?i)` + r.tool.String())
+	}
 	if m := r.Arg; m != nil {
 		if (m.Glob == "") == (m.Regexp == "") {
 			return fmt.Errorf("arg needs exactly one of glob or regexp")

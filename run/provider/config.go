@@ -293,7 +293,7 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 		if f.path == "" {
 			continue
 		}
-		data, err := os.ReadFile(f.path)
+		data, err := fsutil.ReadConfigFile(f.path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -302,6 +302,7 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 			continue
 		}
 		c, l := ParseConfig(f.path, data, f.project)
+		c.RegisterSecrets()
 		all = append(all, l...)
 		if c != nil {
 			layers = append(layers, c)

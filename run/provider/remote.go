@@ -244,7 +244,8 @@ func newRemote(name, keyEnv, baseEnv, key, base, path string, opts Options, prot
 		return nil, fmt.Errorf("provider %s: base URL %q is not an http(s) URL; set %s to the API's base, such as %s",
 			name, redactURLString(base), baseEnv, map[string]string{"openai": DefaultOpenAIBaseURL, "anthropic": DefaultAnthropicBaseURL}[name])
 	}
-	redact.Add(key) // never stored or printed, whatever echoes it
+	redact.Add(key)     // never stored or printed, whatever echoes it
+	redact.AddURL(base) // nor a password or ?api-key= in the base URL
 	if key == "" && !isLoopback(u.Hostname()) {
 		return nil, fmt.Errorf("%w: provider %s needs an API key; set %s in the environment (or in the config file) and run again",
 			ErrMissingKey, name, keyEnv)

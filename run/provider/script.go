@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/internal/lazyre"
 )
 
@@ -52,7 +52,7 @@ func (e *ScriptError) Error() string {
 
 // LoadScript reads and checks a script file.
 func LoadScript(path string, opts Options) (*Script, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.FlowCap.ReadFile(path)
 	if err != nil {
 		var l diag.List
 		l.Errorf(path, diag.Pos{}, CodeScriptRead, "check the path after script: and that the file is readable",

@@ -144,6 +144,21 @@ func Bytes(b []byte) []byte {
 // Contains reports whether s holds a registered value in any of its forms.
 func Contains(s string) bool { return String(s) != s }
 
+// ContainsLong reports whether s holds a registered form at least
+// minLen bytes long: for a check that refuses work rather than masking a
+// few bytes, where a short value ("test") would match ordinary text.
+func ContainsLong(s string, minLen int) bool {
+	set.mu.RLock()
+	needles := set.needles
+	set.mu.RUnlock()
+	for _, n := range needles {
+		if len(n) >= minLen && strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
 // Value returns v (decoded JSON: maps, slices, strings, numbers…) with
 // every string, key included, redacted. Replacing inside the decoded
 // values, not the encoded bytes, keeps JSON valid whatever the secret

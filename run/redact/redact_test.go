@@ -58,3 +58,23 @@ func TestEchoedFormsAreRedacted(t *testing.T) {
 		t.Errorf("JSON changed text without a secret: %s", got)
 	}
 }
+
+// TestUnfinishedHidesAKeyWhileItStreams: a model streams a key a few bytes
+// at a time; every prefix of the text, as the live view draws it, shows
+// no more than MinLen-1 bytes of the key, and the whole text shows none.
+func TestUnfinishedHidesAKeyWhileItStreams(t *testing.T) {
+	key := "sk-stream-split-9d8e7f6a5b4c"
+	Add(key)
+	text := "here it comes: " + key + " done"
+	for i := 0; i <= len(text); i++ {
+		got := Unfinished(text[:i])
+		for k := MinLen; k <= len(key); k++ {
+			if strings.Contains(got, key[:k]) {
+				t.Fatalf("after %d bytes the view shows %q, the key's first %d bytes", i, got, k)
+			}
+		}
+	}
+	if got := Unfinished("an ordinary sentence"); got != "an ordinary sentence" {
+		t.Errorf("ordinary text changed: %q", got)
+	}
+}

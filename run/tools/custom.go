@@ -93,6 +93,12 @@ func NewCustom(s CustomSpec, deps CustomDeps) (Tool, error) {
 	bad := func(format string, args ...any) error {
 		return refuse(s.Name, CodeDecl, "", format, args...)
 	}
+	if p, ok := ReservedPrefix(s.Name); ok || s.Name == "run_code" {
+		if !ok {
+			p = "run_code"
+		}
+		return nil, bad("the name is reserved for agentlab's own tools (%s); give the tool a name of its own", p)
+	}
 	if (s.HTTP == nil) == (s.Command == nil) {
 		return nil, bad("declare exactly one of http or command")
 	}

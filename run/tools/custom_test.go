@@ -33,6 +33,13 @@ func TestCustomDeclErrors(t *testing.T) {
 		{"secret in argv", CustomSpec{Name: "x", Command: &CommandSpec{Argv: []string{"curl", "{{ secret.T }}"}}}, "secrets may not appear"},
 		{"depends", CustomSpec{Name: "x", Effect: Depends, HTTP: &HTTPSpec{URL: "https://a.com/"}}, "read or write, not depends"},
 		{"bad params", CustomSpec{Name: "x", Params: map[string]any{"type": 1}, HTTP: &HTTPSpec{URL: "https://a.com/"}}, "params"},
+		// A hand-edited plan naming its tool into a built-in family, where
+		// an operator's rule for that family would speak for it.
+		{"hostile plan joins the file_ family", CustomSpec{Name: "file_peek", Command: &CommandSpec{Argv: []string{"cat"}}}, "reserved for agentlab's own tools (file_)"},
+		{"hostile plan joins the http_ family", CustomSpec{Name: "http_post", HTTP: &HTTPSpec{URL: "https://a.com/"}}, "(http_)"},
+		{"hostile plan poses as an MCP tool", CustomSpec{Name: "mcp__notes__save", HTTP: &HTTPSpec{URL: "https://a.com/"}}, "(mcp__)"},
+		{"hostile plan poses as a source tool", CustomSpec{Name: "db_query__sales", HTTP: &HTTPSpec{URL: "https://a.com/"}}, "(db_query__)"},
+		{"hostile plan takes run_code", CustomSpec{Name: "run_code", Command: &CommandSpec{Argv: []string{"sh"}}}, "(run_code)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 )
 
 // CodeSecretConfig is a malformed [secrets] table.
@@ -101,7 +101,7 @@ func LoadSecretBindings(files ...string) (SecretBindings, diag.List) {
 		if f == "" {
 			continue
 		}
-		data, err := os.ReadFile(f)
+		data, err := fsutil.ReadConfigFile(f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -94,6 +94,7 @@ func Start(ctx context.Context, spec ServerSpec) (*Client, error) {
 	if err != nil {
 		return nil, fail("export the variable before running agentlab, or remove it from pass_env", "%v", err)
 	}
+	registerSecrets(spec, env)
 	dir := spec.Dir
 	if dir == "" {
 		if dir, err = os.Getwd(); err != nil {

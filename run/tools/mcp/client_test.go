@@ -246,7 +246,9 @@ func TestEnvNotInherited(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.Text), &env); err != nil {
 		t.Fatalf("env result %q: %v", res.Text, err)
 	}
-	want := []string{"AGENTLAB_MCP_FAKE=tools", "AGENTLAB_TEST_PASSED=token-123", "NOTES_DIR=/srv/notes", "PATH=" + DefaultPath}
+	// The passed token reached the server; it comes back redacted, as
+	// every pass_env value does (TestLeakyServerNeverHandsBackItsSecrets).
+	want := []string{"AGENTLAB_MCP_FAKE=tools", "AGENTLAB_TEST_PASSED=[REDACTED]", "NOTES_DIR=/srv/notes", "PATH=" + DefaultPath}
 	if !reflect.DeepEqual(env, want) {
 		t.Errorf("server environment = %q\nwant exactly %q", env, want)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/agentlab/agentlab/diag"
+	"github.com/agentlab/agentlab/fsutil"
 	"github.com/agentlab/agentlab/internal/lazyre"
 	"github.com/agentlab/agentlab/run/permission"
 )
@@ -87,7 +87,7 @@ var serverKeys = []string{"name", "command", "env", "pass_env", "dir", "approval
 // no servers. Every problem is a diagnostic with line and column; the
 // specs are nil when there is any error.
 func LoadConfig(file string) ([]ServerSpec, diag.List) {
-	data, err := os.ReadFile(file)
+	data, err := fsutil.ReadConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

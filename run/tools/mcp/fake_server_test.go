@@ -67,6 +67,8 @@ func fakeServer(kind string) int {
 		fmt.Println("Listening on http://localhost:8080")
 		time.Sleep(time.Hour)
 		return 0
+	case "leaky":
+		return leakyServer()
 	case "tools":
 	case "tools+child":
 		// Leaves a child running in its group, as wrappers such as npx do.
