@@ -1,6 +1,7 @@
 package issuance
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -136,12 +137,21 @@ func bidiControl(r rune) bool {
 // firstBidiControl is the offset of the first bidirectional control in
 // text, or -1.
 func firstBidiControl(text string) int {
-	for i, r := range text {
-		if bidiControl(r) {
-			return i
+	// Every control is encoded E2 80 AA–AE or E2 81 A6–A9: look for the
+	// lead byte only, which prose in most scripts rarely has.
+	for i := 0; ; {
+		k := strings.IndexByte(text[i:], 0xE2)
+		if k < 0 {
+			return -1
 		}
+		i += k
+		if i+2 < len(text) {
+			if b1, b2 := text[i+1], text[i+2]; b1 == 0x80 && b2 >= 0xAA && b2 <= 0xAE || b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9 {
+				return i
+			}
+		}
+		i++
 	}
-	return -1
 }
 
 // numberByte: a digit, or a separator that may stand inside a number.

@@ -174,3 +174,16 @@ func TestCheckModelSplitsFigureHeld(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstBidiControlEveryControl(t *testing.T) {
+	for r := rune(0); r < 0x3000; r++ {
+		text := "ab" + string(r) + "c"
+		want := -1
+		if bidiControl(r) {
+			want = 2
+		}
+		if got := firstBidiControl(text); got != want {
+			t.Errorf("firstBidiControl(%U) = %d, want %d", r, got, want)
+		}
+	}
+}
