@@ -92,3 +92,28 @@ func TestWhereNamesTheFieldAByteStartsIn(t *testing.T) {
 		t.Errorf("no parts: %q", got)
 	}
 }
+
+// TestReadAtTheEdgesOfEachShape: inputs one step from a shape the reader
+// sets aside (a dotted group, a date, a fraction, a bullet, an empty table
+// cell) are read as what they show, and a text that ends inside a shape
+// does not make the reader look past its end.
+func TestReadAtTheEdgesOfEachShape(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"1.234", "1.234=1.234±0.0005"},                    // one dot: a decimal, not a group
+		{"1.234.567", "1.234.567=1234567±0.5"},             // two dots: grouped thousands
+		{"45 Nov 2026 sales", "45=45±0.5 | Nov 2026!date"}, // no 45th day
+		{"0/3 done", "0=0±0.5 | 3=3±0.5"},                  // no fraction of nothing
+		{"2/3 done", "2/3=0.6666666666666666±0.005"},
+		{"1/10 of stores", "1/10=0.1±0.005"}, // a two-digit denominator
+		{"1/100 of stores", "1=1±0.5 | 100=100±0.5"},
+		{"text\n- ", ""},
+		{"x\n-", ""},
+		{"in week 47 we sold 5", "week 47!date | 5=5±0.5"},
+		{"1.2×10¹²", "1.2×10¹²=1200000000000±50000000000"},
+		{"| a | b |\n|---|---|\n| | 2 |\n| 1 | 3 |\n", "2=2±0.5 | 1=1±0.5 | 3=3±0.5"}, // an empty cell is no row number
+	} {
+		if got := render(Read(c.in)); got != c.want {
+			t.Errorf("Read(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
