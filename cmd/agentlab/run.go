@@ -89,7 +89,8 @@ cited wrongly, models without a price, code run without isolation, and
 provider retries; "warnings" carries the same as {code, node, message}.
 
 Configuration the run reads (agentlab.toml tables, permissions.json, the
-data sources, AGENTLAB_SANDBOX) is checked before the run is created: a
+data sources, AGENTLAB_SANDBOX, the endpoints of a retrieve node's
+embed_model/rerank_model) is checked before the run is created: a
 mistake is printed as diagnostics (JSON with --format json) and no run is
 left behind.
 
