@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,68 @@ func TestRememberedCallsAreListedInOrder(t *testing.T) {
 			first = b
 		} else if string(b) != string(first) {
 			t.Errorf("order %v gives %s, another order %s", order, b, first)
+		}
+	}
+}
+
+// TestGateThatTimesOutOnItsOwnRefuses: a gate whose own call ran out of
+// time (a webhook's deadline, reported as such) refuses the call and says
+// it timed out, even though the checker's own timeout has not passed.
+func TestGateThatTimesOutOnItsOwnRefuses(t *testing.T) {
+	gate := func(ctx context.Context, tool string, args json.RawMessage) (string, error) {
+		return "approve", fmt.Errorf("webhook: %w", context.DeadlineExceeded)
+	}
+	c := mustNew(t, Config{Rules: []Rule{{Tool: "deploy", Decision: Ask}}, Modes: map[string]Mode{"deploy": ModeGated}}, Options{Gate: gate, GateTimeout: time.Minute})
+	d, err := c.Check(context.Background(), "deploy", json.RawMessage(`{}`))
+	if d.Allowed {
+		t.Fatalf("a gate that timed out approved the call: %+v", d)
+	}
+	if msg := fmt.Sprint(err) + " " + d.Reason; !strings.Contains(msg, "timed out after 1m0s") {
+		t.Errorf("decision %+v, error %v; want the timeout named", d, err)
+	}
+}
+
+// TestRuleStringShowsItsArgumentMatcher: the rule a refusal suggests is
+// written with its argument matcher, so that pasting it allows exactly
+// the call that was refused, not every call of the tool.
+func TestRuleStringShowsItsArgumentMatcher(t *testing.T) {
+	r := Rule{Tool: "http_fetch", Arg: &ArgMatcher{Path: "url", Glob: "https://api.example.com/*"}, Decision: Allow}
+	if s := r.String(); !strings.Contains(s, `path = "url"`) || !strings.Contains(s, `glob = "https://api.example.com/*"`) {
+		t.Errorf("String() = %s; want the arg matcher in it", s)
+	}
+}
+
+// TestNewLeavesTheCallersRulesAlone: New compiles its own copies of the
+// flow's rules; the caller's rule values (shared by other checkers, read
+// by other goroutines) are not written.
+func TestNewLeavesTheCallersRulesAlone(t *testing.T) {
+	arg := &ArgMatcher{Path: "path", Glob: "data/*"}
+	before := *arg
+	rules := []Rule{{Tool: "file_read", Arg: arg, Decision: Allow}}
+	mustNew(t, Config{}, Options{FlowRules: rules})
+	if !reflect.DeepEqual(*arg, before) || rules[0].tool != nil {
+		t.Error("New wrote into the caller's flow rules")
+	}
+}
+
+// TestOperatorAllowsOnlyWhenNeitherFileSaysNo: a tool is the operator's
+// to allow only when neither the project's nor the user's file denies it
+// or asks for it.
+func TestOperatorAllowsOnlyWhenNeitherFileSaysNo(t *testing.T) {
+	cfg := func(v Verdict) *Config { return &Config{Rules: []Rule{{Tool: "shell", Decision: v}}} }
+	for _, c := range []struct {
+		project, user *Config
+		want          bool
+	}{
+		{cfg(Allow), cfg(Allow), true},
+		{cfg(Allow), nil, true},
+		{cfg(Deny), cfg(Allow), false},
+		{cfg(Allow), cfg(Deny), false},
+		{cfg(Ask), cfg(Allow), false},
+		{cfg(Allow), cfg(Ask), false},
+	} {
+		if got := OperatorAllows(c.project, c.user, "shell"); got != c.want {
+			t.Errorf("project %v, user %v: %v", c.project.verdict("shell"), c.user.verdict("shell"), got)
 		}
 	}
 }
