@@ -117,3 +117,59 @@ func TestReadAtTheEdgesOfEachShape(t *testing.T) {
 		}
 	}
 }
+
+// TestReadScalesDatesAndNamesAtTheirBounds: scales, festivals, version
+// labels, day ranges, table cells holding a marker and texts that end
+// right after a word the reader looks past, each read as what it shows.
+func TestReadScalesDatesAndNamesAtTheirBounds(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"六一儿童节", "六一!date"},
+		{"五一假期", "五一!date"},
+		{"九九节", "九九!vague"}, // not a festival the reader knows
+		{"十几家门店", "十几!vague"},
+		{"| q | n |\n|---|---|\n| [[q:K1|a b]] | 12 |\n", "[[q:K1|a b]]!marker | 12=12±0.5"}, // the | inside the marker splits no cell
+		{"版本号12", "版本号12!version"},
+		{"软件版本号12发布", "版本号12!version"},
+		{"123/29", "123=123±0.5 | 29=29±0.5"},
+		{"Week 47", "Week 47!date"},
+		{"2.4万千瓦时", "2.4万=24000±500"},
+		{"Nov 20-29 sales", "Nov 20-29!date"},
+		{"we sold two ", "two=2±0.5"},
+		{"5é", "5=5±0.5"},
+		{"sales in Nov", ""},
+		{"1.5e12", "1.5e12=1500000000000±50000000000"},
+		{"1.5e23", "1.5e23=1.5e+23±5e+21"},
+		{"3.5T", "3.5T=3500000000000±50000000000"},
+		{"3.5tn", "3.5tn=3500000000000±50000000000"},
+		{"between 5 and", "5=5±0.5"},
+		{"we sold 5 ", "5=5±0.5"},
+		{"grew by 2050 ", "2050=2050±0.5"}, // an amount, not a year: the text ends after a space
+	} {
+		if got := render(Read(c.in)); got != c.want {
+			t.Errorf("Read(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCheckMetricInThousands: a metric whose unit says thousands (k)
+// holds 2.8 for 2,800; the narrative's 2,800 is traced to it.
+func TestCheckMetricInThousands(t *testing.T) {
+	for _, unit := range []string{"k", "K"} {
+		res := Check("Revenue was 2,800 this week.", []Metric{{Name: "revenue", Value: 2.8, Unit: unit}}, Options{})
+		if len(res.Numbers) != 1 || res.Numbers[0].Matched == nil || *res.Numbers[0].Matched != "revenue" {
+			t.Errorf("unit %s: numbers %s; want 2,800 traced to revenue", unit, render(res.Numbers))
+		}
+	}
+}
+
+// TestCheckBidiControlAtTheFirstByte: a right-to-left override that opens
+// the text is found like one anywhere else, and the check is incomplete.
+func TestCheckBidiControlAtTheFirstByte(t *testing.T) {
+	if res := Check("The north region leads.", nil, Options{}); res.Tier != TierFormal {
+		t.Fatalf("a text without figures is issued %s: %v", res.Tier, res.Reasons)
+	}
+	res := Check("\u202eThe north region leads.", nil, Options{})
+	if res.Tier == TierFormal {
+		t.Fatalf("a text opening with U+202E is issued %s: %v", res.Tier, res.Reasons)
+	}
+}
