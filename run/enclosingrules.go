@@ -9,6 +9,12 @@ import (
 	"github.com/agentlab/agentlab/run/provider"
 )
 
+// EnclosingRules is enclosingRules for `agentlab doctor`, which shows the
+// enclosing files in force beside the project's.
+func EnclosingRules(projectFile string) ([]permission.RuleFile, error) {
+	return enclosingRules(projectFile)
+}
+
 // enclosingRules reads the [permissions] rules of every agentlab.toml in
 // the directories above projectFile's, nearest first. They are operator
 // rules like the user's own: a project file nested in another — a flow's

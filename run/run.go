@@ -479,7 +479,7 @@ func finishSealed(rl *runlog.Run, cp checkpoint, out *Outcome) (*Outcome, error)
 		if err := os.MkdirAll(cp.OutDir, 0o755); err != nil {
 			return nil, err
 		}
-		pretty, _ := json.MarshalIndent(out.Outputs, "", "  ")
+		pretty, _ := runlog.MarshalReadable(out.Outputs)
 		if err := fsutil.WriteFileAtomic(filepath.Join(cp.OutDir, "outputs.json"), append(pretty, '\n'), 0o644); err != nil {
 			return nil, err
 		}

@@ -58,6 +58,17 @@ func doctorConfig(*doctorEnv) doctorResult {
 			fs = append(fs, doctorFinding{Severity: sevInfo, Message: f + ": " + line})
 		}
 	}
+	// The permission rules of the files above the project's hold too.
+	if project != "" {
+		enclosing, err := run.EnclosingRules(project)
+		if err != nil {
+			fs = append(fs, doctorFinding{Severity: sevError, Message: err.Error()})
+		}
+		for _, e := range enclosing {
+			fs = append(fs, doctorFinding{Severity: sevInfo, Message: fmt.Sprintf("%s: permissions: %d rule(s) of the enclosing project file — its deny and ask hold over %s's allow",
+				filepath.Clean(filepath.Join(filepath.Dir(project), e.File)), len(e.Rules), filepath.Base(project))})
+		}
+	}
 	ptcFile, err := ptc.LoadFileConfig(wd)
 	if err != nil {
 		// CheckConfigFile has reported the syntax; say what it means for PTC.

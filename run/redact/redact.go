@@ -148,10 +148,9 @@ func Contains(s string) bool { return String(s) != s }
 // minLen bytes long: for a check that refuses work rather than masking a
 // few bytes, where a short value ("test") would match ordinary text.
 func ContainsLong(s string, minLen int) bool {
-	set.mu.RLock()
-	needles := set.needles
-	set.mu.RUnlock()
-	for _, n := range needles {
+	set.mu.RLock() // held while reading: Add sorts the needles in place
+	defer set.mu.RUnlock()
+	for _, n := range set.needles {
 		if len(n) >= minLen && strings.Contains(s, n) {
 			return true
 		}

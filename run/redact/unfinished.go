@@ -9,11 +9,10 @@ import "strings"
 // the frames drawn while a key streams in never show it piece by piece.
 func Unfinished(s string) string {
 	s = String(s)
-	set.mu.RLock()
-	needles := set.needles
-	set.mu.RUnlock()
+	set.mu.RLock() // held while reading: Add sorts the needles in place
+	defer set.mu.RUnlock()
 	cut := len(s)
-	for _, n := range needles {
+	for _, n := range set.needles {
 		// The longest end of s that is a proper start of n.
 		for k := min(len(n)-1, len(s)); k >= MinLen; k-- {
 			if strings.HasSuffix(s, n[:k]) {

@@ -3,7 +3,6 @@ package runlog
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,11 +24,11 @@ func CreateWith(dataDir, runID string, checkpoint any, rec Record) (*Run, error)
 		return nil, err
 	}
 	rec.ID, rec.Format = runID, RecordFormat
-	cpBytes, err := json.MarshalIndent(checkpoint, "", "  ")
+	cpBytes, err := MarshalReadable(checkpoint)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: checkpoint: %w", runID, err)
 	}
-	recBytes, err := json.MarshalIndent(rec, "", "  ")
+	recBytes, err := MarshalReadable(rec)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: record: %w", runID, err)
 	}

@@ -1,8 +1,6 @@
 package runlog
 
 import (
-	"encoding/json"
-
 	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/run/redact"
 )
@@ -35,7 +33,7 @@ func redactRecord(b []byte) []byte {
 	if !redact.Active() {
 		return b
 	}
-	out, err := redact.JSON(b, func(v any) ([]byte, error) { return json.MarshalIndent(v, "", "  ") })
+	out, err := redact.JSON(b, MarshalReadable)
 	if err != nil {
 		return redact.Bytes(b)
 	}

@@ -309,7 +309,7 @@ func (r *Run) WriteRecord(rec Record) error {
 		return fmt.Errorf("run %s: record is for run %q", r.id, rec.ID)
 	}
 	rec.Format = RecordFormat
-	b, err := json.MarshalIndent(rec, "", "  ")
+	b, err := MarshalReadable(rec)
 	if err != nil {
 		return fmt.Errorf("run %s: record: %w", r.id, err)
 	}
@@ -328,7 +328,7 @@ func (r *Run) WriteRecord(rec Record) error {
 
 // WriteCheckpoint replaces checkpoint.json atomically with v as JSON.
 func (r *Run) WriteCheckpoint(v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := MarshalReadable(v)
 	if err != nil {
 		return fmt.Errorf("run %s: checkpoint: %w", r.id, err)
 	}

@@ -146,7 +146,7 @@ func Pull(ctx context.Context, b *bucket.Bucket, dataDir, runID string) (*Pulled
 			return nil, err
 		}
 		rec.Status, rec.Outputs, rec.Error, rec.Waiting = runlog.StatusSucceeded, ob, "", nil
-		rb, err := json.MarshalIndent(rec, "", "  ")
+		rb, err := runlog.MarshalReadable(rec)
 		return append(rb, '\n'), err
 	}
 	if err := placeRunDir(dataDir, runID, events, record); err != nil {
