@@ -55,6 +55,7 @@ func TestGateTimeoutPrecedence(t *testing.T) {
 		{60, 0, 60 * time.Second},
 		{60, time.Second, time.Second},
 		{0, time.Second, time.Second},
+		{60, time.Nanosecond, time.Nanosecond}, // the smallest timeout the caller can ask for is still the caller's
 	} {
 		ch := mustNew(t, Config{GateTimeoutS: c.cfg}, Options{GateTimeout: c.opt})
 		if ch.opt.GateTimeout != c.want {
@@ -177,5 +178,19 @@ func TestOperatorAllowsOnlyWhenNeitherFileSaysNo(t *testing.T) {
 		if got := OperatorAllows(c.project, c.user, "shell"); got != c.want {
 			t.Errorf("project %v, user %v: %v", c.project.verdict("shell"), c.user.verdict("shell"), got)
 		}
+	}
+}
+
+// TestOneByteArgumentsReachTheRules: arguments of a single byte (a bare
+// digit) are decoded and handed to Normalize and the rules like any other,
+// not taken for no arguments at all.
+func TestOneByteArgumentsReachTheRules(t *testing.T) {
+	var seen any = "not called"
+	c := mustNew(t, Config{}, Options{Normalize: func(tool string, args any) any { seen = args; return args }})
+	if _, err := c.Check(context.Background(), "calc", json.RawMessage(`7`)); err != nil {
+		t.Fatal(err)
+	}
+	if seen != float64(7) {
+		t.Errorf("Normalize saw %#v; want 7", seen)
 	}
 }
