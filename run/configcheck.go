@@ -119,6 +119,7 @@ func CheckConfigFile(file string, project bool) diag.List {
 	if _, l := mcp.ParseConfig(file, data); len(l) > 0 {
 		ds = append(ds, l...)
 	}
+	provider.RegisterEndpointStrings(data)
 	c, l := provider.ParseConfig(file, data, project)
 	c.RegisterSecrets()
 	if len(l) > 0 {

@@ -301,6 +301,7 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 			all.Errorf(f.path, diag.Pos{Line: 1, Col: 1}, CodeConfigTOML, "check the file's permissions", "cannot read the config file: %v", err)
 			continue
 		}
+		RegisterEndpointStrings(data)
 		c, l := ParseConfig(f.path, data, f.project)
 		c.RegisterSecrets()
 		all = append(all, l...)
