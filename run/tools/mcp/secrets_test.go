@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentlab/agentlab/run/redact"
 	"github.com/agentlab/agentlab/run/tools"
 )
 
@@ -92,5 +93,24 @@ func TestLeakyServerNeverHandsBackItsSecrets(t *testing.T) {
 	}
 	if !strings.Contains(got, "fatal, environment was") {
 		t.Errorf("the crash's stderr is missing from the error:\n%s", got)
+	}
+}
+
+// TestTokensOnTheCommandLineAreSecrets: an operator who starts a server
+// with its token as a flag (--token=…, --api-key …) or in a URL argument
+// has it redacted like a pass_env value, should the server echo its argv;
+// the other arguments stay readable.
+func TestTokensOnTheCommandLineAreSecrets(t *testing.T) {
+	registerSecrets(ServerSpec{Command: []string{"/bin/notes-server", "--token=tok-glued-0001", "--api-key", "key-spaced-0002",
+		"--endpoint", "https://u:pw-in-url-0003@notes.example/api", "--dir", "/srv/notes-dir-0004", "-v"}}, nil)
+	echoed := "argv: --token=tok-glued-0001 --api-key key-spaced-0002 https://u:pw-in-url-0003@notes.example/api --dir /srv/notes-dir-0004"
+	got := redact.String(echoed)
+	for _, secret := range []string{"tok-glued-0001", "key-spaced-0002", "pw-in-url-0003"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("%s is not redacted: %s", secret, got)
+		}
+	}
+	if !strings.Contains(got, "/srv/notes-dir-0004") {
+		t.Errorf("a setting was redacted: %s", got)
 	}
 }
