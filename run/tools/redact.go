@@ -16,7 +16,7 @@ func redactResult(res *Result, err error) (*Result, error) {
 		return res, err
 	}
 	if err != nil && redact.Contains(err.Error()) {
-		err = errors.New(redact.String(err.Error()))
+		err = redactError(err)
 	}
 	if res == nil {
 		return res, err
@@ -28,4 +28,17 @@ func redactResult(res *Result, err error) (*Result, error) {
 		out.Meta = m
 	}
 	return &out, err
+}
+
+// redactError returns err with its secrets replaced. A refusal keeps its
+// type, with every field redacted, so that the engine still tells a
+// refused call (and its code) from a failed one; any other error becomes
+// its redacted text, since a wrapped original would hand the secret to
+// whoever unwraps it.
+func redactError(err error) error {
+	var rf *Refusal
+	if errors.As(err, &rf) && redact.String(rf.Error()) == redact.String(err.Error()) {
+		return &Refusal{Tool: redact.String(rf.Tool), Code: redact.String(rf.Code), Reason: redact.String(rf.Reason), Fix: redact.String(rf.Fix)}
+	}
+	return errors.New(redact.String(err.Error()))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -107,5 +108,27 @@ func TestEchoingServerSecretsRedactedFromToolResults(t *testing.T) {
 				t.Errorf("%s: the result holds %q:\n%s", name, form, b)
 			}
 		}
+	}
+}
+
+// TestRefusalNamingASecretStaysARefusal: a refusal whose reason quotes a
+// secret (the URL of a denied fetch, with its ?api-key=) comes back
+// redacted and still a refusal with its code, so the engine records it as
+// one; an error that wraps a refusal in more text becomes that text,
+// redacted.
+func TestRefusalNamingASecretStaysARefusal(t *testing.T) {
+	redact.Add("refusal-secret-0007")
+	_, err := redactResult(nil, &Refusal{Tool: "http_fetch", Code: "E-TOOL-DENIED", Reason: "https://x.example/?api-key=refusal-secret-0007 is denied", Fix: "ask the operator"})
+	var rf *Refusal
+	if !errors.As(err, &rf) || rf.Code != "E-TOOL-DENIED" || rf.Fix != "ask the operator" {
+		t.Fatalf("got %#v; want a refusal with its code and fix", err)
+	}
+	if strings.Contains(err.Error(), "refusal-secret-0007") || !strings.Contains(rf.Reason, "[REDACTED]") {
+		t.Errorf("reason %q, error %q; want the secret redacted", rf.Reason, err)
+	}
+	wrapped := fmt.Errorf("calling with refusal-secret-0007: %w", &Refusal{Tool: "t", Code: "E", Reason: "no"})
+	_, err = redactResult(nil, wrapped)
+	if strings.Contains(err.Error(), "refusal-secret-0007") || !strings.Contains(err.Error(), "calling with [REDACTED]") {
+		t.Errorf("wrapped: %q", err)
 	}
 }
