@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,10 +18,14 @@ import (
 // re-computed from its content, so an edited result file is refused. The
 // merged result lists each input's evaluation id and seal under shards;
 // it is not sealed itself, its cases are.
-func Merge(rs []*Result) (*Result, error) {
-	if len(rs) == 0 {
+//
+// The parts are taken in shard order whatever order they are given in, so
+// the same parts always merge into the same bytes.
+func Merge(given []*Result) (*Result, error) {
+	if len(given) == 0 {
 		return nil, fmt.Errorf("nothing to merge")
 	}
+	rs := partsInShardOrder(given)
 	first := rs[0]
 	out := &Result{Format: ResultFormat, Suite: first.Suite, Name: first.Name, Flow: first.Flow, Plan: first.Plan, Status: "complete"}
 	byKey := map[Key]int{}
@@ -92,6 +97,42 @@ func Merge(rs []*Result) (*Result, error) {
 	out.Summary = Summarize(out.Cases)
 	out.Pairs = Pairs(out.Cases, variants)
 	return out, nil
+}
+
+// partsInShardOrder returns the parts by shard index (a part that is not a
+// shard, or is itself a merge, last), then by evaluation id and seal: the
+// questions, the variants, the summed estimate and the merged id follow the
+// parts' order, which must not be the order of the command line. A part
+// given twice (the same bytes) is kept once, so that it is harmless for the
+// shards list and the estimate too, not only for the cases.
+func partsInShardOrder(given []*Result) []*Result {
+	var rs []*Result
+	seen := map[string]bool{}
+	for _, r := range given {
+		b, err := json.Marshal(r)
+		if err == nil && seen[string(b)] {
+			continue
+		}
+		seen[string(b)] = true
+		rs = append(rs, r)
+	}
+	index := func(r *Result) int {
+		if r.Shard == nil {
+			return int(^uint(0) >> 1)
+		}
+		return r.Shard.Index
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if ia, ib := index(a), index(b); ia != ib {
+			return ia < ib
+		}
+		if a.Eval != b.Eval {
+			return a.Eval < b.Eval
+		}
+		return a.Seal < b.Seal
+	})
+	return rs
 }
 
 func sortCases(cs []CaseResult, qorder, vorder map[string]int) {

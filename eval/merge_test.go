@@ -34,7 +34,7 @@ func TestMergeShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Cases) != len(full.Cases) || len(m.Shards) != 4 {
+	if len(m.Cases) != len(full.Cases) || len(m.Shards) != 3 {
 		t.Fatalf("merged %d cases from %d shards, want %d", len(m.Cases), len(m.Shards), len(full.Cases))
 	}
 	keys := func(r *Result) string {
@@ -83,5 +83,48 @@ func TestMergeShards(t *testing.T) {
 	r3.Suite = "b3:other"
 	if _, err := Merge([]*Result{parts[0], &r3}); err == nil {
 		t.Error("different suites must not merge")
+	}
+}
+
+// TestMergeAttackPartsInAnyOrder: whoever gathers the shards (a CI job that
+// lists its downloads in whatever order) must not change the merged result:
+// every order of the same parts gives the same bytes.
+func TestMergeAttackPartsInAnyOrder(t *testing.T) {
+	var parts []*Result
+	for i := 1; i <= 2; i++ {
+		o := fakeOptions(t, &fakeRunner{})
+		o.Shard = &Shard{i, 2}
+		o.DataDir = t.TempDir()
+		r, err := Evaluate(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Questions) == 0 {
+			t.Fatalf("shard %d/2 has no question: the attack needs every part to hold one", i)
+		}
+		parts = append(parts, r)
+	}
+	orders := [][]int{{0, 1}, {1, 0}, {1, 0, 1}, {0, 1, 0}}
+	var want []byte
+	for _, ord := range orders {
+		var given []*Result
+		for _, i := range ord {
+			given = append(given, parts[i])
+		}
+		m, err := Merge(given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = got
+			continue
+		}
+		if string(got) != string(want) {
+			t.Fatalf("parts merged in order %v differ from order %v:\n%s\n%s", ord, orders[0], got, want)
+		}
 	}
 }
