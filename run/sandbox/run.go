@@ -200,6 +200,10 @@ func run(ctx context.Context, spec Spec) (*Result, error) {
 
 	res := &Result{Backend: spec.Backend, Duration: time.Since(start), Warnings: warnings}
 	res.Stdout, res.Stderr = stdout.bytes(), stderr.bytes()
+	if spec.Backend == Process {
+		hp := newHostPaths(dir, scratch, tmp)
+		res.Stdout, res.Stderr = hp.rewrite(res.Stdout), hp.rewrite(res.Stderr)
+	}
 	res.OutputTruncated = stdout.truncated() || stderr.truncated()
 	res.Killed, res.KillReason, res.TimedOut = k.state()
 	res.ExitCode = -1
