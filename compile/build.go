@@ -24,7 +24,9 @@ func (f *flow) build(pre plan.Preset, subs map[string]*plan.Plan) (*plan.Plan, e
 	}
 	p.Name, _ = f.top["name"].(string)
 	p.Title, _ = f.top["title"].(string)
-	p.Description, _ = f.top["description"].(string)
+	// The flow's and its inputs' descriptions are documentation: they stay
+	// out of the plan, so that editing one changes neither the plan hash
+	// nor a subflow's pin (docs/language.md, "The plan").
 	p.Version, _ = f.top["version"].(string)
 	if in, ok := f.top["inputs"].(map[string]any); ok {
 		for name, x := range in {
@@ -32,7 +34,6 @@ func (f *flow) build(pre plan.Preset, subs map[string]*plan.Plan) (*plan.Plan, e
 			pi := plan.Input{Default: m["default"]}
 			pi.Type, _ = m["type"].(string)
 			pi.Required, _ = m["required"].(bool)
-			pi.Description, _ = m["description"].(string)
 			if e, ok := m["enum"].([]any); ok {
 				pi.Enum = e
 			}

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // detBase is a flow written plainly; detSame are the same flow written
 // differently (reformatted, reordered, commented, re-quoted, anchored,
-// edges in another form or order); detDiff each change one behaviour.
+// edges in another form or order, described); detDiff each change one
+// behaviour.
 const detBase = `agentlab: 1
 name: det
 inputs:
@@ -47,6 +49,10 @@ nodes:
 inputs: {q: {required: true, type: string}}
 `,
 	"commented": "# a comment\n" + detBase + "# trailing comment\n",
+	// descriptions and examples are documentation: an edit of one must not
+	// break the pin of every flow that embeds this one
+	"documented": strings.Replace(strings.Replace(detBase, "name: det\n", "name: det\ndescription: answers and reports\n", 1),
+		"q: {type: string, required: true}", "q: {type: string, required: true, description: the question, example: 'why?'}", 1),
 	"anchored-chain": `agentlab: 1
 name: det
 x-q: &q {type: string, required: true}
