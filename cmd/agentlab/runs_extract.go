@@ -35,8 +35,9 @@ governed) and run formally.
 
 The flow is written as the plan holds it: every default filled in, presets
 as the plan names them, source, card and subflow paths relative to the
-original flow's directory — so write it next to the original flow, and lint
-it (it lints clean where the original did). Ports of a branch left without
+original flow's directory, and no comments or descriptions (the plan does
+not keep them) — so write it next to the original flow, and lint it (it
+lints clean where the original did). Ports of a branch left without
 an edge keep their case (taking one ends that path, W-GRAPH-PORT-UNUSED).
 A retrieve node's alpha from a plan compiled before alpha was reversed is
 written as 1 − alpha, which gives the same mix today.
