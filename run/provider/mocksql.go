@@ -82,6 +82,9 @@ func describedTables(desc string) []dbTable {
 			if f[len(f)-1] == "masked" {
 				f = f[:len(f)-1]
 			}
+			if len(f) == 0 { // a column named "masked" with no type, or a bare marker
+				continue
+			}
 			name, typ := f[0], ""
 			if len(f) >= 2 {
 				name, typ = strings.Join(f[:len(f)-1], " "), strings.ToUpper(f[len(f)-1])
