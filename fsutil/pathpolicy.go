@@ -25,7 +25,7 @@ func ProjectRoots(dir string) ([]string, error) {
 	var allow []string
 	if cfg := FindUp(abs, "agentlab.toml"); cfg != "" {
 		root = filepath.Dir(cfg)
-		b, err := ReadFileCapped(cfg, 4<<20, "keep agentlab.toml under 4 MiB")
+		b, err := ReadConfigFile(cfg)
 		if err != nil {
 			return nil, err
 		}

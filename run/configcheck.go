@@ -120,8 +120,7 @@ func CheckConfigFile(file string, project bool) diag.List {
 		ds = append(ds, l...)
 	}
 	provider.RegisterEndpointStrings(data)
-	c, l := provider.ParseConfig(file, data, project)
-	c.RegisterSecrets()
+	_, l := provider.ParseConfig(file, data, project)
 	if len(l) > 0 {
 		ds = append(ds, l...)
 	}

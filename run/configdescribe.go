@@ -61,8 +61,8 @@ func DescribeConfigFile(file string, project bool) []string {
 		}
 		out = append(out, line)
 	}
+	provider.RegisterEndpointStrings(data)
 	if c, ds := provider.ParseConfig(file, data, project); c != nil && !ds.HasErrors() {
-		c.RegisterSecrets()
 		for _, ep := range []struct{ name, base string }{{"openai", c.Remote.OpenAIBaseURL}, {"anthropic", c.Remote.AnthropicBaseURL}} {
 			if ep.base != "" {
 				line := fmt.Sprintf("providers.%s base_url %s", ep.name, ep.base)

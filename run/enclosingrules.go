@@ -45,7 +45,7 @@ func enclosingRules(projectFile string) ([]permission.RuleFile, error) {
 			trusted = append(trusted, "") // read once, even when empty
 		}
 		if why == "" || slices.Contains(trusted, filepath.Dir(file)) {
-			data, err := fsutil.ReadFileCapped(file, 4<<20, "keep agentlab.toml under 4 MiB")
+			data, err := fsutil.ReadConfigFile(file)
 			if err != nil {
 				return nil, usage("cannot read %s: %v", file, err)
 			}

@@ -24,7 +24,7 @@ func configureCaps(cmd *cobra.Command) error {
 	var data []byte
 	if wd, err := os.Getwd(); err == nil {
 		if f := provider.ProjectConfigFile(wd); f != "" && run.CheckConfigTrust(filepath.Dir(f)) == nil {
-			if b, err := fsutil.ReadFileCapped(f, 4<<20, "keep agentlab.toml under 4 MiB"); err == nil {
+			if b, err := fsutil.ReadConfigFile(f); err == nil {
 				file, data = f, b
 			}
 		}

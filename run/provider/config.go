@@ -303,7 +303,6 @@ func LoadConfig(projectFile, userFile string) (*Config, diag.List) {
 		}
 		RegisterEndpointStrings(data)
 		c, l := ParseConfig(f.path, data, f.project)
-		c.RegisterSecrets()
 		all = append(all, l...)
 		if c != nil {
 			layers = append(layers, c)
