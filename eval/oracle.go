@@ -19,6 +19,12 @@ type SourceOracle struct {
 	plan *plan.Plan
 }
 
+// IndexedOracleQuestions is how many SQL expectations make an evaluation
+// give its oracle an indexed build of the sources (sources.NewIndexedCache)
+// instead of sharing the cases' build: below it, scanning costs less than
+// indexing.
+const IndexedOracleQuestions = 64
+
 // NewSourceOracle loads the plan's sources (paths relative to baseDir). A
 // plan without sources gives an oracle that refuses every SQL expectation.
 func NewSourceOracle(ctx context.Context, p *plan.Plan, baseDir string) (*SourceOracle, error) {

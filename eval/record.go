@@ -19,7 +19,12 @@ import (
 // Event types of an evaluation's log, besides run.started and
 // run.finished (whose first occurrence ends the sealed prefix).
 const (
-	EvCase    = "eval.case"    // one finished case: {case, address}
+	EvCase = "eval.case" // one finished case: {case, address}
+	// EvRuns precedes a batch's eval.case events when some of its cases
+	// ran in memory: {runs, runs_artifact}, runs their ids and the
+	// artifact their event logs one after another (JSON lines; each log
+	// starts again at seq 1), in the same order.
+	EvRuns    = "eval.runs"
 	EvResumed = "eval.resumed" // a resumed attempt starts here
 	EvStopped = "eval.stopped" // an attempt ended with cases unrun: {unrun, reason}
 	// KindEval is the run kind of an evaluation's record.
@@ -167,8 +172,13 @@ func reopenRecord(dataDir, id string, cfg hashid.ID) (*recorder, error) {
 // fsync (a group commit). The case travels inline in the event, under its
 // content address; finish stores all cases as one artifact under the seal.
 func (r *recorder) addCases(cs []*CaseResult) error {
-	ps := make([]runlog.Pending, len(cs))
-	for i, c := range cs {
+	ps := make([]runlog.Pending, 0, len(cs)+1)
+	if p, ok, err := r.runLogs(cs); err != nil {
+		return err
+	} else if ok {
+		ps = append(ps, p)
+	}
+	for _, c := range cs {
 		b, err := c.seal()
 		if err != nil {
 			return err
@@ -182,10 +192,43 @@ func (r *recorder) addCases(cs []*CaseResult) error {
 		data = append(data, `","case":`...)
 		data = append(data, b...)
 		data = append(data, '}')
-		ps[i] = runlog.Pending{Type: EvCase, Node: c.Question, Data: json.RawMessage(data)}
+		ps = append(ps, runlog.Pending{Type: EvCase, Node: c.Question, Data: json.RawMessage(data)})
 	}
 	_, err := r.rl.AppendBatch(ps)
 	return err
+}
+
+// runLogs stores the event logs of the batch's cases that ran in memory
+// as one artifact and returns the eval.runs event naming it (ok false
+// when no case of the batch has one). The artifact is durable with the
+// batch (the group commit's flush), before the events that reference it.
+func (r *recorder) runLogs(cs []*CaseResult) (runlog.Pending, bool, error) {
+	var runs []string
+	size := 0
+	for _, c := range cs {
+		if len(c.runLog) > 0 {
+			runs = append(runs, c.Run)
+			size += len(c.runLog)
+		}
+	}
+	if len(runs) == 0 {
+		return runlog.Pending{}, false, nil
+	}
+	b := make([]byte, 0, size)
+	for _, c := range cs {
+		b = append(b, c.runLog...)
+		c.runLog = nil
+	}
+	st, err := r.rl.Store()
+	if err != nil {
+		return runlog.Pending{}, false, err
+	}
+	// The logs were redacted as their events were written.
+	id, err := st.Put(b)
+	if err != nil {
+		return runlog.Pending{}, false, err
+	}
+	return runlog.Pending{Type: EvRuns, Data: map[string]any{"runs": runs, "runs_artifact": id.String()}}, true, nil
 }
 
 // caseEvent is the data of an eval.case event.

@@ -43,6 +43,10 @@ type CaseResult struct {
 	Run       string     `json:"run,omitempty"`
 	Seal      string     `json:"seal,omitempty"`
 	Address   string     `json:"address,omitempty"`
+
+	// runLog is the event log of a run without a directory of its own
+	// (Answer.Log), until the record stores it.
+	runLog []byte
 }
 
 // Key returns the case's key.

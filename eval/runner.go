@@ -65,6 +65,10 @@ type Answer struct {
 	Run   string // run id
 	Seal  string // b3:… when the run was sealed
 	Error string // why the run failed
+	// Log is the run's whole event log (JSON lines) when the run has no
+	// directory of its own (it ran in memory): the evaluation stores it
+	// under its seal. nil for a run in the data dir.
+	Log []byte
 }
 
 // Runner answers one case. An error means the case could not be run at

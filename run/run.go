@@ -227,6 +227,12 @@ func runID(epoch *time.Time, planHash hashid.ID, inputs map[string]any, seed int
 		}
 		return idClock().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:]), nil
 	}
+	return derivedRunID(planHash, inputs, seed, prov, model, kind, evalCase)
+}
+
+// derivedRunID is the id of a run under a fixed clock: 16 hex digits of
+// the hash of what determines the run.
+func derivedRunID(planHash hashid.ID, inputs map[string]any, seed int64, prov, model, kind, evalCase string) (string, error) {
 	fields := map[string]any{"plan": planHash.String(), "inputs": inputs, "seed": seed, "provider": prov, "model": model, "kind": kind}
 	if evalCase != "" {
 		fields["case"] = evalCase

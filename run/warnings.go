@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -43,6 +44,9 @@ func runWarnings(events []chain.Event) []Warning {
 	retries := map[string][]string{}  // node → reasons
 	var retryNodes []string
 	for _, e := range events {
+		if !mayWarn(e) {
+			continue
+		}
 		var d map[string]any
 		if len(e.Data) > 0 && json.Unmarshal(e.Data, &d) != nil {
 			continue
@@ -106,4 +110,18 @@ func runWarnings(events []chain.Event) []Warning {
 		out = append(out, ws...)
 	}
 	return out
+}
+
+// mayWarn tells the events runWarnings reads from the rest without
+// decoding them: a run has many, and most say nothing to warn about.
+func mayWarn(e chain.Event) bool {
+	switch e.Type {
+	case engine.EvToolResult, "code.ran", engine.EvNodeWarning, engine.EvProviderRetry:
+		return true
+	case engine.EvNodeFinished, engine.EvNodeFailed:
+		// Only a price that is unknown warns (canonical JSON never
+		// escapes the letters of a key).
+		return bytes.Contains(e.Data, []byte(`"cost_unknown"`))
+	}
+	return false
 }

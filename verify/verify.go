@@ -34,6 +34,7 @@ const (
 	CheckPage      = "page"      // nothing else in the file was changed
 	CheckSignature = "signature" // the seal signature, when there is one
 	CheckPostSeal  = "post-seal" // events after the seal (never a failure)
+	CheckCases     = "cases"     // an evaluation's in-memory case runs: chains and seals
 )
 
 // Check is one line of a verification.
@@ -159,7 +160,7 @@ func (v *verifier) done(name, okDetail string) {
 var checkOrder = map[string]int{
 	CheckBundle: 0, CheckArtifacts: 1, CheckEvents: 2, CheckSeal: 3, CheckExpect: 4,
 	CheckPlan: 5, CheckLedger: 6, CheckMetrics: 7, CheckEvidence: 8, CheckReport: 9,
-	CheckPage: 10, CheckSignature: 11, CheckPostSeal: 12,
+	CheckPage: 10, CheckSignature: 11, CheckPostSeal: 12, CheckCases: 13,
 }
 
 func (v *verifier) finish() *Result {
@@ -862,6 +863,7 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 	v.checkRunDirPlan(rd, claimed)
 	v.checkPlan(claimed, rd.events, get)
 	v.checkRunDirInputs(rd.events, get)
+	v.checkCaseRuns(rd.events, get)
 	doc := v.checkEvidence(rd.rec.ID, rd.events, get, claimed.Artifacts)
 	if doc != nil && rd.rec.Report != "" {
 		p := rd.rec.Report

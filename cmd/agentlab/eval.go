@@ -50,6 +50,8 @@ type evalFlags struct {
 	// mergeShards merges the n shards found there.
 	store       string
 	mergeShards int
+	// runDirs gives every case a run directory of its own.
+	runDirs bool
 }
 
 func newEvalCmd() *cobra.Command {
@@ -65,8 +67,10 @@ precision they are written with. Prints accuracy and traceable accuracy with
 95% Wilson intervals, issuance tiers, tokens/cost/time percentiles, A/B pairs
 with an exact McNemar test, and transitions against --baseline.
 
-Each case is a sealed run; the evaluation itself is recorded and sealed
-under <data-dir>/runs/eval-…, and --resume continues an interrupted one
+Each case is a sealed run of the flow, kept in the evaluation's own record:
+the evaluation is recorded and sealed under <data-dir>/runs/eval-…, with every
+case's whole event log stored under its seal (--run-dirs gives each case a
+run directory of its own instead), and --resume continues an interrupted one
 without re-running finished cases. --shard i/n runs the questions whose id
 hashes into part i; --merge combines shard results (by content address).
 
@@ -95,6 +99,7 @@ Examples:
 	fl.StringVar(&f.format, "format", "text", "output format: text|json")
 	fl.StringVar(&f.out, "out", "", "write the result JSON to FILE (usable as a later --baseline)")
 	fl.StringVar(&f.baseline, "baseline", "", "compare with this result file")
+	fl.BoolVar(&f.runDirs, "run-dirs", false, "give every case a sealed run directory of its own (runs show, report, verify per case; slower)")
 	fl.BoolVar(&f.resume, "resume", false, "continue the last unfinished evaluation of this suite and options")
 	fl.StringVar(&f.shard, "shard", "", "run part i of n of the questions, as i/n")
 	fl.StringArrayVar(&f.merge, "merge", nil, "merge these shard result files instead of running (repeatable)")
@@ -239,7 +244,15 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	// One build of each data source serves the oracle and every case.
 	srcCache := sources.NewCache()
 	defer srcCache.Close()
-	oracle, err := eval.NewCachedSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)), srcCache)
+	// The expectations get a build of their own, indexed when they are
+	// many (one query per question): each then looks its rows up instead
+	// of scanning the table.
+	oracleCache := srcCache
+	if n := sqlExpectations(s, qs); n >= eval.IndexedOracleQuestions {
+		oracleCache = sources.NewIndexedCache(n)
+		defer oracleCache.Close()
+	}
+	oracle, err := eval.NewCachedSourceOracle(context.Background(), p, filepath.Dir(suite.FlowPath(s)), oracleCache)
 	if err != nil {
 		return runError(cmd, f.format, run.SourceLoadError(err, suite.FlowPath(s), filepath.Dir(suite.FlowPath(s))))
 	}
@@ -251,7 +264,11 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	}
 	fr := &flowrun.Runner{Plan: p, PlanHash: h, Flow: suite.FlowPath(s), SuiteDir: filepath.Dir(path),
 		DataDir: opts.DataDir, Answer: s.Answer, Actor: actor, Epoch: epoch, Provider: f.provider, Model: f.model,
-		Sources: srcCache}
+		Sources: srcCache, RunDirs: f.runDirs, Workers: opts.Parallel}
+	if fr.Workers <= 0 {
+		fr.Workers = max(s.Settings.Parallel, 1)
+	}
+	defer fr.Close()
 	if err := fr.Prepare(vs); err != nil {
 		return exitf(exitUsage, "%v", err)
 	}
@@ -389,4 +406,20 @@ func writeFileWith(path string, fill func(io.Writer) error) error {
 		}
 	}
 	return fsutil.WriteFileAtomic(path, b.Bytes(), 0o644)
+}
+
+// sqlExpectations counts the questions among ids whose expectation is an
+// SQL query.
+func sqlExpectations(s *suite.Suite, ids []string) int {
+	keep := map[string]bool{}
+	for _, id := range ids {
+		keep[id] = true
+	}
+	n := 0
+	for i := range s.Questions {
+		if q := &s.Questions[i]; keep[q.ID] && q.Expect.Kind == suite.KindSQL {
+			n++
+		}
+	}
+	return n
 }

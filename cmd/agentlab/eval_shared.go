@@ -5,11 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/agentlab/agentlab/eval"
+	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/share"
 	"github.com/agentlab/agentlab/run/store/bucket"
 )
@@ -24,8 +27,9 @@ const maxEvalResult = 256 << 20
 // evaluation whose ConfigID is id (one per shard).
 func evalResultKey(b *bucket.Bucket, id string) string { return b.Loc.Key("evals", id+".json") }
 
-// publishEval publishes what an evaluation sealed: every sealed case run,
-// then the evaluation's record, then its result under its ConfigID, which
+// publishEval publishes what an evaluation sealed: every sealed case run
+// that has a run directory (--run-dirs), then the evaluation's record
+// (with the event logs of the cases run in memory), then its result under its ConfigID, which
 // replaces an earlier result of the same suite, options and shard.
 func publishEval(ctx context.Context, b *bucket.Bucket, o eval.Options, res *eval.Result, w io.Writer) error {
 	// Case runs are independent: publish several at once (blobs they
@@ -36,6 +40,9 @@ func publishEval(ctx context.Context, b *bucket.Bucket, o eval.Options, res *eva
 	for _, c := range res.Cases {
 		if c.Run == "" || c.Seal == "" {
 			continue // a case whose run failed is not sealed
+		}
+		if _, err := os.Stat(filepath.Join(runlog.RunsDir(o.DataDir), c.Run)); err != nil {
+			continue // run in memory: its log is in the evaluation's record
 		}
 		n++
 		g.Go(func() error {

@@ -16,8 +16,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/eval"
 	"github.com/agentlab/agentlab/eval/suite"
 	"github.com/agentlab/agentlab/evidence"
@@ -52,8 +54,27 @@ type Runner struct {
 	// Sources, when set, shares the databases built from the flow's data
 	// files between the cases (each built once per version of its file).
 	Sources *sources.Cache
+	// RunDirs makes every case a run of its own in the data dir (a run
+	// directory, sealed, which agentlab verify, runs show and report
+	// open). Otherwise a case runs in memory (run.Session) and its whole
+	// event log travels in its Answer for the evaluation's record.
+	RunDirs bool
+	// Workers is how many cases run at once.
+	Workers int
 
-	plans map[string]variantPlan // by preset name
+	plans    map[string]variantPlan // by preset name
+	mu       sync.Mutex
+	sessions map[sessionKey]*sessionOnce
+}
+
+// sessionKey is what a session fixes: the plan (by preset), the provider
+// and the model.
+type sessionKey struct{ preset, provider, model string }
+
+type sessionOnce struct {
+	once sync.Once
+	s    *run.Session
+	err  error
 }
 
 type variantPlan struct {
@@ -117,6 +138,9 @@ func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
 	if r.Model != "" {
 		model = r.Model
 	}
+	if !r.RunDirs {
+		return r.runInMemory(ctx, c, p, h, model)
+	}
 	opts := run.Options{
 		DataDir: r.DataDir, Plan: p, PlanHash: h, Source: r.Flow, Kind: run.KindExploratory,
 		Inputs: c.Question.Inputs, Provider: r.provider(c.Variant), Model: model,
@@ -146,10 +170,67 @@ func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
 	if b, ok := out.Outputs["no_data"].(bool); ok {
 		ans.NoData = b
 	}
-	if err := readEvidence(r.DataDir, out.RunID, p, &ans); err != nil {
+	snap, err := runlog.OpenReadOnly(r.DataDir, out.RunID)
+	if err != nil {
 		return ans, nil // the answer stands; evidence is best effort (tier stays none)
 	}
+	readEvidence(r.DataDir, snap.Events, p, &ans)
 	return ans, nil
+}
+
+// runInMemory runs the case in the session of its variant: no run
+// directory, the case's event log handed back in the Answer.
+func (r *Runner) runInMemory(ctx context.Context, c eval.Case, p *plan.Plan, h hashid.ID, model string) (eval.Answer, error) {
+	prov := r.provider(c.Variant)
+	key := sessionKey{c.Variant.Preset, prov, model}
+	r.mu.Lock()
+	if r.sessions == nil {
+		r.sessions = map[sessionKey]*sessionOnce{}
+	}
+	so, ok := r.sessions[key]
+	if !ok {
+		so = &sessionOnce{}
+		r.sessions[key] = so
+	}
+	r.mu.Unlock()
+	so.once.Do(func() {
+		so.s, so.err = run.NewSession(ctx, run.SessionOptions{
+			DataDir: r.DataDir, Plan: p, PlanHash: h, Source: r.Flow, Kind: run.KindExploratory,
+			Provider: prov, Model: model, Actor: r.Actor, Origin: eval.KindEval, Epoch: r.Epoch,
+			Workers: r.Workers, SourceCache: r.Sources,
+		})
+	})
+	if so.err != nil {
+		return eval.Answer{}, so.err
+	}
+	out, err := so.s.Run(ctx, run.SessionRun{Inputs: c.Question.Inputs, Seed: c.Variant.Seed + int64(c.Repeat), Question: c.Question.ID, Case: caseName(c)})
+	if err != nil {
+		return eval.Answer{}, err
+	}
+	ans := eval.Answer{Status: out.Status, Run: out.RunID, Seal: out.Seal, Error: out.Error, Log: out.Log}
+	for _, n := range out.Nodes {
+		ans.InputTokens += n.Usage.InputTokens
+		ans.OutputTokens += n.Usage.OutputTokens
+		ans.CostUSD += n.Usage.CostUSD
+	}
+	ans.Text = AnswerText(out.Outputs, r.Answer, c.Question.Inputs)
+	if b, ok := out.Outputs["no_data"].(bool); ok {
+		ans.NoData = b
+	}
+	readEvidence(r.DataDir, out.Events, p, &ans)
+	return ans, nil
+}
+
+// Close ends the sessions the in-memory cases ran in.
+func (r *Runner) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, so := range r.sessions {
+		if so.s != nil {
+			so.s.Close()
+		}
+	}
+	r.sessions = nil
 }
 
 // caseName is what tells apart the runs of one evaluation whose plan,
@@ -208,11 +289,7 @@ func stringOf(v any) string {
 // readEvidence reads from the run's events what the answer cannot say by
 // itself (docs: evidence contract): the SQL of tool.called events, metric
 // values of metrics nodes, and the issuance tier of the contracted output.
-func readEvidence(dataDir, runID string, p *plan.Plan, ans *eval.Answer) error {
-	snap, err := runlog.OpenReadOnly(dataDir, runID)
-	if err != nil {
-		return err
-	}
+func readEvidence(dataDir string, events []chain.Event, p *plan.Plan, ans *eval.Answer) {
 	// The card a metrics node computed is the one compile resolved
 	// (card_resolved, after on_card_upgrade), not always the one it pins:
 	// a question that pins NAME@N is scored against version N only.
@@ -226,7 +303,7 @@ func readEvidence(dataDir, runID string, p *plan.Plan, ans *eval.Answer) error {
 			metricsNodes[n.ID] = card
 		}
 	}
-	for _, ev := range snap.Events {
+	for _, ev := range events {
 		switch ev.Type {
 		case "tool.called":
 			var d struct {
@@ -280,7 +357,6 @@ func readEvidence(dataDir, runID string, p *plan.Plan, ans *eval.Answer) error {
 			}
 		}
 	}
-	return nil
 }
 
 // worstTier keeps the lower of two issuance tiers.

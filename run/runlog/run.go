@@ -111,6 +111,7 @@ type Run struct {
 	failed   error // sticky: the log's state on disk is unknown
 	repaired string
 	st       store.Store
+	mem      *memFile // the log of a memory run (NewMemory); nil on disk
 }
 
 // Create makes runs/<id>/ under dataDir and takes its lock. It fails with
@@ -309,13 +310,22 @@ func (r *Run) WriteRecord(rec Record) error {
 		return fmt.Errorf("run %s: record is for run %q", r.id, rec.ID)
 	}
 	rec.Format = RecordFormat
+	if r.mem != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if !r.open() {
+			return ErrClosed
+		}
+		r.rec = rec
+		return nil
+	}
 	b, err := MarshalReadable(rec)
 	if err != nil {
 		return fmt.Errorf("run %s: record: %w", r.id, err)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.lock == nil {
+	if !r.open() {
 		return ErrClosed
 	}
 	b = redactRecord(b)
@@ -334,8 +344,11 @@ func (r *Run) WriteCheckpoint(v any) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.lock == nil {
+	if !r.open() {
 		return ErrClosed
+	}
+	if r.mem != nil {
+		return nil // nothing resumes a memory run
 	}
 	if err := atomicWrite(r.dir, CheckpointFile, append(b, '\n')); err != nil {
 		return fmt.Errorf("run %s: write %s: %w", r.id, CheckpointFile, err)
@@ -370,7 +383,13 @@ func (r *Run) Seal(planHash string, finish ...func(*Record)) (chain.Seal, hashid
 	if rec.Plan != "" && rec.Plan != planHash {
 		return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: sealing under plan %s, but the run was recorded with plan %s", r.id, planHash, rec.Plan)
 	}
-	s, err := chain.ComputeSeal(r.id, planHash, r.Events())
+	var s chain.Seal
+	var err error
+	if r.mem != nil {
+		s, err = sealMemory(r.id, planHash, r.Events())
+	} else {
+		s, err = chain.ComputeSeal(r.id, planHash, r.Events())
+	}
 	if err != nil {
 		return chain.Seal{}, hashid.ID{}, err
 	}

@@ -26,6 +26,9 @@ type Cache struct {
 	dir   string
 	n     int
 	built map[cacheKey]*builtSource
+	// indexQueries, when set, is how many queries the reader expects
+	// (NewIndexedCache).
+	indexQueries int
 }
 
 // cacheKey is what a private database's content depends on: the source's
@@ -95,6 +98,11 @@ func (c *Cache) build(ctx context.Context, key, file string, data []byte, s *sou
 	}
 	if d := s.applyMask(file); d != nil {
 		return "", d
+	}
+	if c.indexQueries > 0 {
+		if err := indexColumns(ctx, private, s.tables, c.indexQueries); err != nil {
+			return "", fail(CodeOpen, "check the temporary directory is writable and has space", "cannot index a private database: %v", err)
+		}
 	}
 	c.built[k] = &builtSource{path: private, tables: cloneTables(s.tables), masked: s.masked, names: s.names}
 	return private, nil

@@ -57,24 +57,31 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	// Masking needs the columns the statement reads and where each result
+	// column comes from, which a separate prepare tells; a source without
+	// masked columns has nothing to learn from it (the authorizer still
+	// guards the prepare of the statement itself).
 	var info []sqlite.ColumnInfo
-	s.reads, s.recording = nil, true
-	err = s.conn.Raw(func(dc any) error {
-		ci, ok := dc.(interface {
-			ColumnInfo(string) ([]sqlite.ColumnInfo, error)
+	var reads []read
+	if len(s.masked) > 0 {
+		s.reads, s.recording = nil, true
+		err = s.conn.Raw(func(dc any) error {
+			ci, ok := dc.(interface {
+				ColumnInfo(string) ([]sqlite.ColumnInfo, error)
+			})
+			if !ok {
+				return errors.New("the SQLite driver cannot describe result columns")
+			}
+			var e error
+			info, e = ci.ColumnInfo(sqlText)
+			return e
 		})
-		if !ok {
-			return errors.New("the SQLite driver cannot describe result columns")
+		s.recording = false
+		if err != nil {
+			return nil, execErr(ctx, source, err)
 		}
-		var e error
-		info, e = ci.ColumnInfo(sqlText)
-		return e
-	})
-	s.recording = false
-	if err != nil {
-		return nil, execErr(ctx, source, err)
+		reads = s.reads
 	}
-	reads := s.reads
 	rows, err := s.conn.QueryContext(ctx, sqlText, args...)
 	if err != nil {
 		return nil, execErr(ctx, source, err)
@@ -84,7 +91,7 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 	if err != nil {
 		return nil, execErr(ctx, source, err)
 	}
-	if len(cols) != len(info) {
+	if info != nil && len(cols) != len(info) {
 		return nil, qerr(CodeExec, "send the statement again", "the statement changed shape between preparing and running")
 	}
 	seen := map[string]int{}
@@ -132,6 +139,9 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 		return nil, execErr(ctx, source, err)
 	}
 	snap.Types = evidence.ColumnTypes(snap.Rows, len(cols))
+	if info == nil {
+		return snap, nil
+	}
 	for i, m := range maskPlan(s, shape, info, reads) {
 		if !m {
 			continue

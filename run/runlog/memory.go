@@ -1,0 +1,112 @@
+package runlog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/hashid"
+)
+
+// NewMemory returns a run whose events and record live in memory only: an
+// evaluation's case, whose whole chain the evaluation stores in its own
+// record (one artifact per batch of cases) instead of a run directory per
+// case. It appends, seals and stores artifacts like a run on disk, so the
+// engine cannot tell the difference; nothing is written under runs/.
+// Dir names <dataDir>/tmp/<id>, which exists only while a code node of the
+// run needs a working directory; the caller removes it.
+func NewMemory(dataDir, runID string, rec Record) (*Run, error) {
+	if err := CheckID(runID); err != nil {
+		return nil, err
+	}
+	r := newRun(dataDir, runID, filepath.Join(dataDir, "tmp", runID))
+	r.mem = &memFile{name: runID}
+	r.events = r.mem
+	rec.Format, rec.ID = RecordFormat, runID
+	r.rec = rec
+	return r, nil
+}
+
+// Log returns the bytes of a memory run's event log (JSON lines, as
+// events.jsonl would hold them); nil for a run on disk.
+func (r *Run) Log() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.mem == nil {
+		return nil
+	}
+	return r.mem.buf.Bytes()
+}
+
+// open reports whether the record may still be written: a run on disk
+// while it holds its lock, a memory run until it is closed.
+func (r *Run) open() bool {
+	if r.mem != nil {
+		return !r.mem.closed
+	}
+	return r.lock != nil
+}
+
+// memFile is the event log of a memory run.
+type memFile struct {
+	name   string
+	buf    bytes.Buffer
+	closed bool
+}
+
+func (f *memFile) Read([]byte) (int, error) {
+	return 0, errors.New("runlog: a memory log is not read back")
+}
+func (f *memFile) Write(b []byte) (int, error) {
+	if f.closed {
+		return 0, fs.ErrClosed
+	}
+	return f.buf.Write(b)
+}
+func (f *memFile) Close() error { f.closed = true; return nil }
+func (f *memFile) Name() string { return f.name }
+func (f *memFile) Sync() error  { return nil }
+func (f *memFile) Truncate(size int64) error {
+	f.buf.Truncate(int(size))
+	return nil
+}
+func (f *memFile) Stat() (fs.FileInfo, error) { return memInfo{f}, nil }
+
+type memInfo struct{ f *memFile }
+
+func (i memInfo) Name() string       { return i.f.name }
+func (i memInfo) Size() int64        { return int64(i.f.buf.Len()) }
+func (i memInfo) Mode() fs.FileMode  { return 0o644 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
+
+// sealMemory is chain.ComputeSeal for a memory run. Its events never left
+// this process, where AppendBatch chained them, so the chain is not
+// verified again, and only events whose data names an artifact key
+// (canonical JSON never escapes the letters of a key) are decoded for
+// the references.
+func sealMemory(runID, planHash string, events []chain.Event) (chain.Seal, error) {
+	if _, err := hashid.Parse(planHash); err != nil {
+		return chain.Seal{}, fmt.Errorf("seal: plan: %w", err)
+	}
+	end := chain.SealedPrefix(events)
+	if end < 0 {
+		return chain.Seal{}, fmt.Errorf("seal run %s: %w", runID, chain.ErrNotFinished)
+	}
+	var refs []chain.Event
+	for _, e := range events[:end+1] {
+		if bytes.Contains(e.Data, []byte("artifact")) {
+			refs = append(refs, e)
+		}
+	}
+	head := events[end]
+	return chain.Seal{
+		Format: chain.SealFormat, Run: runID, Plan: planHash, Head: head.Hash, Seq: head.Seq,
+		Artifacts: chain.ReferencedArtifacts(refs),
+	}, nil
+}

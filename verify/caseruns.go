@@ -1,0 +1,163 @@
+package verify
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/hashid"
+)
+
+// Event types of an evaluation's record that checkCaseRuns reads (package
+// eval writes them; verify imports no engine package).
+const (
+	evEvalRuns = "eval.runs"
+	evEvalCase = "eval.case"
+)
+
+// maxCaseRunsBytes caps one artifact of case event logs read back.
+const maxCaseRunsBytes = 1 << 30
+
+// checkCaseRuns checks the cases an evaluation ran in memory, whose
+// event logs its record stores (eval.runs events: the run ids and one
+// artifact holding their logs one after another): every log is an intact
+// chain of its run, and the seal recomputed from it is the seal its
+// eval.case records. A record without such cases has no "cases" check.
+func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte, error)) {
+	end := chain.SealedPrefix(evs)
+	if end < 0 {
+		end = len(evs) - 1
+	}
+	seals := map[string]string{}
+	type batch struct {
+		seq  int64
+		runs []string
+		id   string
+	}
+	var batches []batch
+	for _, e := range evs[:end+1] {
+		switch e.Type {
+		case evEvalCase:
+			var d struct {
+				Case struct {
+					Run  string `json:"run"`
+					Seal string `json:"seal"`
+				} `json:"case"`
+			}
+			if json.Unmarshal(e.Data, &d) == nil && d.Case.Run != "" {
+				seals[d.Case.Run] = d.Case.Seal
+			}
+		case evEvalRuns:
+			var d struct {
+				Runs     []string `json:"runs"`
+				Artifact string   `json:"runs_artifact"`
+			}
+			if err := json.Unmarshal(e.Data, &d); err != nil || d.Artifact == "" {
+				v.fail(CheckCases, "event %d: not an eval.runs record", e.Seq)
+				continue
+			}
+			batches = append(batches, batch{e.Seq, d.Runs, d.Artifact})
+		}
+	}
+	if len(batches) == 0 {
+		return
+	}
+	n := 0
+	checked := map[string]bool{}
+	for _, b := range batches {
+		id, err := hashid.Parse(b.id)
+		if err != nil {
+			v.fail(CheckCases, "event %d: runs_artifact %q is not an artifact id", b.seq, b.id)
+			continue
+		}
+		raw, err := get(id)
+		if err != nil {
+			v.fail(CheckCases, "event %d: the case logs %s cannot be read: %v", b.seq, short(b.id), err)
+			continue
+		}
+		logs, err := splitCaseLogs(b.id, raw)
+		if err != nil {
+			v.fail(CheckCases, "event %d: %v", b.seq, err)
+			continue
+		}
+		if len(logs) != len(b.runs) {
+			v.fail(CheckCases, "event %d: %s holds %d case logs, the record names %d runs", b.seq, short(b.id), len(logs), len(b.runs))
+			continue
+		}
+		for i, run := range b.runs {
+			n++
+			arts, msg := checkCaseRun(run, logs[i], seals[run])
+			if msg != "" {
+				v.fail(CheckCases, "run %s: %s", run, msg)
+			}
+			for _, a := range arts {
+				if checked[a] {
+					continue
+				}
+				checked[a] = true
+				if aid, err := hashid.Parse(a); err != nil {
+					v.fail(CheckCases, "run %s: sealed artifact %q is not an artifact id", run, a)
+				} else if _, err := get(aid); err != nil {
+					v.fail(CheckCases, "run %s: %v", run, err)
+				}
+			}
+		}
+	}
+	v.done(CheckCases, fmt.Sprintf("%d case runs kept in the record: every chain intact, every seal the one its case records, %d of their artifacts re-hashed", n, len(checked)))
+}
+
+// splitCaseLogs parses an artifact of case event logs into one event list
+// per run: a log starts at each event numbered 1.
+func splitCaseLogs(name string, raw []byte) ([][]chain.Event, error) {
+	evs, probs, torn, err := chain.ParseLog(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	if len(probs) > 0 {
+		return nil, fmt.Errorf("%s: %s", short(name), probs[0])
+	}
+	if torn != nil {
+		return nil, fmt.Errorf("%s ends in an incomplete line", short(name))
+	}
+	var out [][]chain.Event
+	for i, e := range evs {
+		if e.Seq == 1 || i == 0 {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], e)
+	}
+	return out, nil
+}
+
+// checkCaseRun checks one case's log against its run id and the seal its
+// case records ("" for a run that was not sealed), and says what is wrong
+// ("" when nothing is), with the artifacts its seal covers.
+func checkCaseRun(run string, evs []chain.Event, seal string) ([]string, string) {
+	if ps := chain.VerifyChain(run, evs); len(ps) > 0 {
+		return nil, "its event chain is broken: " + ps[0].String()
+	}
+	if seal == "" {
+		if chain.SealedPrefix(evs) >= 0 {
+			return nil, "the run finished, but its case records no seal"
+		}
+		return nil, ""
+	}
+	var d struct {
+		Plan string `json:"plan"`
+	}
+	if len(evs) == 0 || evs[0].Type != chain.TypeRunStarted || json.Unmarshal(evs[0].Data, &d) != nil {
+		return nil, "its log does not start with run.started"
+	}
+	s, err := chain.ComputeSeal(run, d.Plan, evs)
+	if err != nil {
+		return nil, err.Error()
+	}
+	h, err := s.Hash()
+	if err != nil {
+		return nil, err.Error()
+	}
+	if h.String() != seal {
+		return nil, fmt.Sprintf("its events seal to %s, its case records %s", short(h.String()), short(seal))
+	}
+	return s.Artifacts, ""
+}
