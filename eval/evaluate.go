@@ -396,7 +396,7 @@ func writeCases(results <-chan finishedCase, rec *recorder, commit func() error,
 			switch {
 			case rec == nil:
 				for _, c := range batch {
-					c.runLog = nil // nowhere to keep it
+					c.runLog, c.runArtifacts = nil, nil // nowhere to keep them
 					if _, err := c.seal(); err != nil && firstErr == nil {
 						firstErr = err
 					}

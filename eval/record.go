@@ -21,9 +21,10 @@ import (
 const (
 	EvCase = "eval.case" // one finished case: {case, address}
 	// EvRuns precedes a batch's eval.case events when some of its cases
-	// ran in memory: {runs, runs_artifact}, runs their ids and the
-	// artifact their event logs one after another (JSON lines; each log
-	// starts again at seq 1), in the same order.
+	// ran in memory: {runs, runs_artifact, artifacts}, runs their ids,
+	// runs_artifact their event logs one after another (JSON lines; each
+	// log starts again at seq 1) in the same order, and artifacts what
+	// those logs reference, which the evaluation's seal so covers.
 	EvRuns    = "eval.runs"
 	EvResumed = "eval.resumed" // a resumed attempt starts here
 	EvStopped = "eval.stopped" // an attempt ended with cases unrun: {unrun, reason}
@@ -205,10 +206,14 @@ func (r *recorder) addCases(cs []*CaseResult) error {
 func (r *recorder) runLogs(cs []*CaseResult) (runlog.Pending, bool, error) {
 	var runs []string
 	size := 0
+	arts := map[string]bool{}
 	for _, c := range cs {
 		if len(c.runLog) > 0 {
 			runs = append(runs, c.Run)
 			size += len(c.runLog)
+			for _, a := range c.runArtifacts {
+				arts[a] = true
+			}
 		}
 	}
 	if len(runs) == 0 {
@@ -217,8 +222,13 @@ func (r *recorder) runLogs(cs []*CaseResult) (runlog.Pending, bool, error) {
 	b := make([]byte, 0, size)
 	for _, c := range cs {
 		b = append(b, c.runLog...)
-		c.runLog = nil
+		c.runLog, c.runArtifacts = nil, nil
 	}
+	artifacts := make([]string, 0, len(arts))
+	for a := range arts {
+		artifacts = append(artifacts, a)
+	}
+	sort.Strings(artifacts)
 	st, err := r.rl.Store()
 	if err != nil {
 		return runlog.Pending{}, false, err
@@ -228,7 +238,7 @@ func (r *recorder) runLogs(cs []*CaseResult) (runlog.Pending, bool, error) {
 	if err != nil {
 		return runlog.Pending{}, false, err
 	}
-	return runlog.Pending{Type: EvRuns, Data: map[string]any{"runs": runs, "runs_artifact": id.String()}}, true, nil
+	return runlog.Pending{Type: EvRuns, Data: map[string]any{"runs": runs, "runs_artifact": id.String(), "artifacts": artifacts}}, true, nil
 }
 
 // caseEvent is the data of an eval.case event.

@@ -45,8 +45,10 @@ type CaseResult struct {
 	Address   string     `json:"address,omitempty"`
 
 	// runLog is the event log of a run without a directory of its own
-	// (Answer.Log), until the record stores it.
-	runLog []byte
+	// (Answer.Log) and runArtifacts the artifacts it references, until the
+	// record stores them.
+	runLog       []byte
+	runArtifacts []string
 }
 
 // Key returns the case's key.

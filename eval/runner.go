@@ -69,6 +69,9 @@ type Answer struct {
 	// directory of its own (it ran in memory): the evaluation stores it
 	// under its seal. nil for a run in the data dir.
 	Log []byte
+	// Artifacts are the artifacts Log references, which the evaluation's
+	// seal then covers.
+	Artifacts []string
 }
 
 // Runner answers one case. An error means the case could not be run at

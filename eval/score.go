@@ -32,7 +32,7 @@ func Score(q *suite.Question, exp Expected, ans Answer, cardOf func(*suite.Quest
 	r := CaseResult{
 		Question: q.ID, Kind: q.Expect.Kind, Status: ans.Status, Tier: ans.Tier,
 		Answered: answered(ns), Run: ans.Run, Seal: ans.Seal,
-		Tokens: ans.InputTokens + ans.OutputTokens, CostUSD: ans.CostUSD, runLog: ans.Log,
+		Tokens: ans.InputTokens + ans.OutputTokens, CostUSD: ans.CostUSD, runLog: ans.Log, runArtifacts: ans.Artifacts,
 	}
 	if r.Tier == "" {
 		r.Tier = "none"

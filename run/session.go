@@ -80,6 +80,10 @@ type MemoryOutcome struct {
 	*Outcome
 	Log    []byte
 	Events []chain.Event
+	// Artifacts are the artifacts the run's events reference (those its
+	// seal covers when it was sealed): the caller keeps them under its own
+	// seal beside the log.
+	Artifacts []string
 }
 
 // NewSession checks what every run of the session needs, as Start does
@@ -229,5 +233,12 @@ func (s *Session) Run(ctx context.Context, r SessionRun) (*MemoryOutcome, error)
 	if err != nil {
 		return nil, err
 	}
-	return &MemoryOutcome{Outcome: out, Log: rl.Log(), Events: rl.Events()}, nil
+	evs := rl.Events()
+	mo := &MemoryOutcome{Outcome: out, Log: rl.Log(), Events: evs}
+	if sd := rl.Record().SealData; sd != nil {
+		mo.Artifacts = sd.Artifacts
+	} else {
+		mo.Artifacts = runlog.ReferencedArtifacts(evs)
+	}
+	return mo, nil
 }

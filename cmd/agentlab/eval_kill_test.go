@@ -125,22 +125,33 @@ func inode(t *testing.T, path string) uint64 {
 
 // TestEvalKilledMidwayResumesLikeAnUninterruptedEval kills `agentlab eval`
 // with SIGKILL once its first batch of cases is committed (group commit:
-// the case runs skip their fsyncs, one flush per batch) and resumes it:
-// no committed case runs again (its run directory is the very one), the
-// cases that were running or waiting for their batch run again under
-// their own ids, every case (run id, run seal, content address) equals an
-// uninterrupted evaluation's under SOURCE_DATE_EPOCH, and the sealed
-// record verifies.
+// one flush per batch) and resumes it, with the cases run in memory (their
+// logs in the evaluation's record) and with --run-dirs: no committed case
+// runs again, the cases that were running or waiting for their batch run
+// again under their own ids, every case (run id, run seal, content
+// address) equals an uninterrupted evaluation's under SOURCE_DATE_EPOCH,
+// and the sealed record verifies.
 func TestEvalKilledMidwayResumesLikeAnUninterruptedEval(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts several evaluations of 250 questions")
 	}
+	for _, mode := range []struct {
+		name  string
+		extra []string
+	}{{"in-memory", nil}, {"run-dirs", []string{"--run-dirs"}}} {
+		t.Run(mode.name, func(t *testing.T) { evalKilledMidway(t, mode.extra) })
+	}
+}
+
+func evalKilledMidway(t *testing.T, extra []string) {
 	exe := agentlabExe(t)
 	suite := evalKillSuite(t, 250)
 	env := append(os.Environ(), "SOURCE_DATE_EPOCH=1700000000", "CI=true")
+	runDirs := len(extra) > 0
+	args := func(a ...string) []string { return append(a, extra...) }
 
 	refData := t.TempDir()
-	ref := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", refData, "--format", "json", "--parallel", "2")
+	ref := runEvalJSON(t, exe, env, args("eval", suite, "--data-dir", refData, "--format", "json", "--parallel", "2")...)
 	if ref.Status != "complete" || ref.Seal == "" || ref.Exit != 0 || len(ref.Cases) != 250 {
 		t.Fatalf("uninterrupted evaluation: status %s seal %q exit %d, %d cases", ref.Status, ref.Seal, ref.Exit, len(ref.Cases))
 	}
@@ -149,7 +160,7 @@ func TestEvalKilledMidwayResumesLikeAnUninterruptedEval(t *testing.T) {
 	var before map[string]string
 	for attempt := 0; attempt < 5 && before == nil; attempt++ {
 		data = t.TempDir()
-		cmd := exec.Command(exe, "eval", suite, "--data-dir", data, "--format", "json", "--parallel", "2")
+		cmd := exec.Command(exe, args("eval", suite, "--data-dir", data, "--format", "json", "--parallel", "2")...)
 		cmd.Env = env
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -162,7 +173,7 @@ func TestEvalKilledMidwayResumesLikeAnUninterruptedEval(t *testing.T) {
 			select {
 			case <-exited:
 				break poll
-			case <-time.After(10 * time.Millisecond):
+			case <-time.After(time.Millisecond):
 			}
 			ids, _ := filepath.Glob(filepath.Join(data, "runs", "eval-*"))
 			if len(ids) != 1 {
@@ -186,11 +197,13 @@ func TestEvalKilledMidwayResumesLikeAnUninterruptedEval(t *testing.T) {
 		t.Skip("the evaluation finished before a kill could land between its batches")
 	}
 	inodes := map[string]uint64{}
-	for _, run := range before {
-		inodes[run] = inode(t, filepath.Join(data, "runs", run))
+	if runDirs {
+		for _, run := range before {
+			inodes[run] = inode(t, filepath.Join(data, "runs", run))
+		}
 	}
 
-	got := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", data, "--format", "json", "--parallel", "2", "--resume")
+	got := runEvalJSON(t, exe, env, args("eval", suite, "--data-dir", data, "--format", "json", "--parallel", "2", "--resume")...)
 	if got.Status != "complete" || got.Exit != 0 {
 		t.Fatalf("resumed evaluation: status %s exit %d", got.Status, got.Exit)
 	}
@@ -207,28 +220,72 @@ func TestEvalKilledMidwayResumesLikeAnUninterruptedEval(t *testing.T) {
 				i, c.Question, c.Run, c.Seal, c.Address, r.Question, r.Run, r.Seal, r.Address)
 		}
 	}
-	for q, run := range before {
-		if inode(t, filepath.Join(data, "runs", run)) != inodes[run] {
-			t.Errorf("committed case %s (run %s) ran again after the resume", q, run)
+	if runDirs {
+		for q, run := range before {
+			if inode(t, filepath.Join(data, "runs", run)) != inodes[run] {
+				t.Errorf("committed case %s (run %s) ran again after the resume", q, run)
+			}
 		}
-	}
-	// A case that was not committed was made again under its own id: its
-	// run verifies like any other.
-	for _, c := range got.Cases {
-		if _, ok := before[c.Question]; ok {
-			continue
+		// A case that was not committed was made again under its own id:
+		// its run verifies like any other.
+		for _, c := range got.Cases {
+			if _, ok := before[c.Question]; ok {
+				continue
+			}
+			v := exec.Command(exe, "verify", filepath.Join(data, "runs", c.Run))
+			v.Env = env
+			if out, err := v.CombinedOutput(); err != nil {
+				t.Errorf("verify of re-run case %s (run %s) failed: %v\n%s", c.Question, c.Run, err, out)
+			}
+			break
 		}
-		v := exec.Command(exe, "verify", filepath.Join(data, "runs", c.Run))
-		v.Env = env
-		if out, err := v.CombinedOutput(); err != nil {
-			t.Errorf("verify of re-run case %s (run %s) failed: %v\n%s", c.Question, c.Run, err, out)
+	} else {
+		// Every case's log is in the record exactly once: a committed case
+		// that ran again would be logged twice; no case has a directory.
+		logged := loggedRuns(t, data, got.Eval)
+		for _, c := range got.Cases {
+			if logged[c.Run] != 1 {
+				t.Errorf("case %s (run %s) is logged %d times in the record", c.Question, c.Run, logged[c.Run])
+			}
+			if _, err := os.Stat(filepath.Join(data, "runs", c.Run)); err == nil {
+				t.Errorf("case %s has a run directory, though it ran in memory", c.Question)
+			}
 		}
-		break
 	}
 	v := exec.Command(exe, "verify", filepath.Join(data, "runs", got.Eval))
 	v.Env = env
-	if out, err := v.CombinedOutput(); err != nil {
+	out, err := v.CombinedOutput()
+	if err != nil {
 		t.Errorf("verify of the resumed evaluation failed: %v\n%s", err, out)
 	}
+	if !runDirs && !bytes.Contains(out, []byte("ok    cases      250 case runs kept in the record")) {
+		t.Errorf("verify did not check the 250 case logs:\n%s", out)
+	}
 	t.Logf("killed with %d of 250 cases committed", len(before))
+}
+
+// loggedRuns counts how often each run is named by the eval.runs events of
+// an evaluation's log (whose artifacts hold the logs of cases run in
+// memory).
+func loggedRuns(t *testing.T, data, id string) map[string]int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(data, "runs", id, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var ev struct {
+			Type string `json:"type"`
+			Data struct {
+				Runs []string `json:"runs"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(line, &ev) == nil && ev.Type == "eval.runs" {
+			for _, r := range ev.Data.Runs {
+				out[r]++
+			}
+		}
+	}
+	return out
 }

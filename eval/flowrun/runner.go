@@ -207,7 +207,7 @@ func (r *Runner) runInMemory(ctx context.Context, c eval.Case, p *plan.Plan, h h
 	if err != nil {
 		return eval.Answer{}, err
 	}
-	ans := eval.Answer{Status: out.Status, Run: out.RunID, Seal: out.Seal, Error: out.Error, Log: out.Log}
+	ans := eval.Answer{Status: out.Status, Run: out.RunID, Seal: out.Seal, Error: out.Error, Log: out.Log, Artifacts: out.Artifacts}
 	for _, n := range out.Nodes {
 		ans.InputTokens += n.Usage.InputTokens
 		ans.OutputTokens += n.Usage.OutputTokens

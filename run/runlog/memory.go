@@ -87,9 +87,7 @@ func (i memInfo) Sys() any           { return nil }
 
 // sealMemory is chain.ComputeSeal for a memory run. Its events never left
 // this process, where AppendBatch chained them, so the chain is not
-// verified again, and only events whose data names an artifact key
-// (canonical JSON never escapes the letters of a key) are decoded for
-// the references.
+// verified again.
 func sealMemory(runID, planHash string, events []chain.Event) (chain.Seal, error) {
 	if _, err := hashid.Parse(planHash); err != nil {
 		return chain.Seal{}, fmt.Errorf("seal: plan: %w", err)
@@ -98,15 +96,22 @@ func sealMemory(runID, planHash string, events []chain.Event) (chain.Seal, error
 	if end < 0 {
 		return chain.Seal{}, fmt.Errorf("seal run %s: %w", runID, chain.ErrNotFinished)
 	}
+	head := events[end]
+	return chain.Seal{
+		Format: chain.SealFormat, Run: runID, Plan: planHash, Head: head.Hash, Seq: head.Seq,
+		Artifacts: ReferencedArtifacts(events[:end+1]),
+	}, nil
+}
+
+// ReferencedArtifacts is chain.ReferencedArtifacts, decoding only the
+// events whose data can name an artifact key (canonical JSON never
+// escapes the letters of a key).
+func ReferencedArtifacts(events []chain.Event) []string {
 	var refs []chain.Event
-	for _, e := range events[:end+1] {
+	for _, e := range events {
 		if bytes.Contains(e.Data, []byte("artifact")) {
 			refs = append(refs, e)
 		}
 	}
-	head := events[end]
-	return chain.Seal{
-		Format: chain.SealFormat, Run: runID, Plan: planHash, Head: head.Hash, Seq: head.Seq,
-		Artifacts: chain.ReferencedArtifacts(refs),
-	}, nil
+	return chain.ReferencedArtifacts(refs)
 }

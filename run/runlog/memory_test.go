@@ -1,0 +1,101 @@
+package runlog
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/hashid"
+)
+
+// TestMemoryRunSealsLikeADiskRun: the same events appended to a memory run
+// and to a run on disk give the same log bytes and the same seal, and the
+// memory run writes nothing under the data dir.
+func TestMemoryRunSealsLikeADiskRun(t *testing.T) {
+	epoch := time.Unix(1700000000, 0).UTC()
+	plan := hashid.Sum([]byte("plan")).String()
+	art := hashid.Sum([]byte("blob")).String()
+	appendAll := func(r *Run) {
+		t.Helper()
+		r.PinClock(&epoch)
+		for _, p := range []Pending{
+			{Type: chain.TypeRunStarted, Data: map[string]any{"plan": plan}},
+			{Type: chain.TypeNodeStarted, Node: "a"},
+			{Type: chain.TypeNodeFinished, Node: "a", Data: map[string]any{"output": map[string]any{"n": 1}, "snapshot_artifact": art}},
+			{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded"}},
+			{Type: "run.note", Data: map[string]any{"after": "the seal", "x_artifact": hashid.Sum([]byte("late")).String()}},
+		} {
+			if _, err := r.Append(p.Type, p.Node, p.Data); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	disk := createRun(t, t.TempDir(), "r1")
+	appendAll(disk)
+	wantSeal, wantHash, err := disk.Seal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	diskLog, err := os.ReadFile(disk.dir + "/" + EventsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk.Close()
+
+	data := t.TempDir()
+	mem, err := NewMemory(data, "r1", Record{Plan: plan, Status: StatusRunning})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendAll(mem)
+	gotSeal, gotHash, err := mem.Seal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotHash != wantHash || len(gotSeal.Artifacts) != 1 || gotSeal.Artifacts[0] != art {
+		t.Errorf("memory seal %s %v, disk seal %s %v", gotHash, gotSeal.Artifacts, wantHash, wantSeal.Artifacts)
+	}
+	if !bytes.Equal(mem.Log(), diskLog) {
+		t.Errorf("memory log differs from events.jsonl:\n%s\n%s", mem.Log(), diskLog)
+	}
+	if rec := mem.Record(); rec.Seal != wantHash.String() {
+		t.Errorf("record seal %q", rec.Seal)
+	}
+	if ents, _ := os.ReadDir(data); len(ents) != 0 {
+		t.Errorf("a memory run wrote %d entries into the data dir", len(ents))
+	}
+	mem.Close()
+	if _, err := mem.Append("x", "", nil); err == nil {
+		t.Error("append after Close must fail")
+	}
+	if err := mem.WriteRecord(Record{}); !errors.Is(err, ErrClosed) {
+		t.Errorf("WriteRecord after Close: %v", err)
+	}
+	if disk.Log() != nil {
+		t.Error("a run on disk has no memory log")
+	}
+}
+
+// TestMemoryRunUnfinishedHasNoSeal: sealing a memory run that did not
+// finish fails as it does on disk.
+func TestMemoryRunUnfinishedHasNoSeal(t *testing.T) {
+	mem, err := NewMemory(t.TempDir(), "r2", Record{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mem.Append(chain.TypeRunStarted, "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := mem.Seal(hashid.Sum(nil).String()); !errors.Is(err, chain.ErrNotFinished) {
+		t.Errorf("seal of an unfinished run: %v", err)
+	}
+	if _, _, err := mem.Seal("not a hash"); err == nil {
+		t.Error("a bad plan hash must be refused")
+	}
+	if _, err := NewMemory(t.TempDir(), "../x", Record{}); err == nil {
+		t.Error("a bad run id must be refused")
+	}
+}
