@@ -14,13 +14,17 @@ import (
 const (
 	cpuProfileEnv   = "AGENTLAB_CPUPROFILE"
 	blockProfileEnv = "AGENTLAB_BLOCKPROFILE"
+	// memProfileEnv names a heap profile written when the command ends:
+	// what is still held then (an evaluation's peak is at its end) and
+	// every allocation made.
+	memProfileEnv = "AGENTLAB_MEMPROFILE"
 )
 
 // startProfiles starts what the profiling variables ask for and returns
 // the function that writes the profiles when the command ends.
 func startProfiles() (stop func()) {
-	cpu, block := os.Getenv(cpuProfileEnv), os.Getenv(blockProfileEnv)
-	if cpu == "" && block == "" {
+	cpu, block, mem := os.Getenv(cpuProfileEnv), os.Getenv(blockProfileEnv), os.Getenv(memProfileEnv)
+	if cpu == "" && block == "" && mem == "" {
 		return func() {}
 	}
 	var cpuFile *os.File
@@ -44,6 +48,16 @@ func startProfiles() (stop func()) {
 		if cpuFile != nil {
 			pprof.StopCPUProfile()
 			cpuFile.Close()
+		}
+		if mem != "" {
+			f, err := os.Create(mem)
+			if err == nil {
+				err = pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "agentlab: %s: %v\n", memProfileEnv, err)
+			}
 		}
 		if block != "" {
 			f, err := os.Create(block)
