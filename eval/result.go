@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/eval/stats"
 	"github.com/agentlab/agentlab/hashid"
 )
@@ -65,7 +64,7 @@ type KeyPoint struct {
 // seal computes the content address of c and returns its canonical bytes.
 func (c *CaseResult) seal() ([]byte, error) {
 	c.Address = ""
-	b, err := canon.Marshal(c)
+	b, err := c.appendCanonical(make([]byte, 0, 512+len(c.Answer)))
 	if err != nil {
 		return nil, err
 	}

@@ -53,22 +53,24 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 			c()
 		}
 	}
-	reg := tools.NewRegistry()
-	if cp.BaseDir != "" {
-		if ws, err := tools.OpenWorkspace(cp.BaseDir); err == nil {
-			closers = append(closers, func() { ws.Close() })
-			s.perm.ws = ws
-			for _, t := range tools.FileTools(ws, tools.FileLimits{}) {
-				if err := reg.Register(t); err != nil {
-					closeAll()
-					return h, func() {}, err
-				}
+	var reg *tools.Registry
+	if s.keepTools {
+		// A session's runs share the built-in tools, made once per setup.
+		if s.builtins == nil {
+			b, closeWS, err := builtinTools(cp, s)
+			if err != nil {
+				return h, func() {}, err
 			}
+			s.builtins, s.closeBuiltins = b, closeWS
 		}
-	}
-	if err := reg.Register(tools.HTTPFetch(s.fetcher)); err != nil {
-		closeAll()
-		return h, func() {}, err
+		reg = s.builtins.Clone()
+	} else {
+		b, closeWS, err := builtinTools(cp, s)
+		if err != nil {
+			return h, func() {}, err
+		}
+		closers = append(closers, closeWS)
+		reg = b
 	}
 	if err := registerCustomTools(reg, p, s.fetcher, h.WorkDir, s.secrets, s.sandbox); err != nil {
 		closeAll()
@@ -91,6 +93,31 @@ func newHost(ctx context.Context, rl *runlog.Run, cp checkpoint, p *plan.Plan, p
 	h.Permission = perm
 	h.PTC = s.ptc
 	return h, closeAll, nil
+}
+
+// builtinTools registers the tools every run has: the workspace file tools
+// over the flow's directory (when it has one) and http_fetch. The returned
+// function closes the workspace.
+func builtinTools(cp checkpoint, s *setup) (*tools.Registry, func(), error) {
+	reg := tools.NewRegistry()
+	closeWS := func() {}
+	if cp.BaseDir != "" {
+		if ws, err := tools.OpenWorkspace(cp.BaseDir); err == nil {
+			closeWS = func() { ws.Close() }
+			s.perm.ws = ws
+			for _, t := range tools.FileTools(ws, tools.FileLimits{}) {
+				if err := reg.Register(t); err != nil {
+					closeWS()
+					return nil, func() {}, err
+				}
+			}
+		}
+	}
+	if err := reg.Register(tools.HTTPFetch(s.fetcher)); err != nil {
+		closeWS()
+		return nil, func() {}, err
+	}
+	return reg, closeWS, nil
 }
 
 // GateNode names the permission gate's model calls (a script provider

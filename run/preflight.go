@@ -44,12 +44,22 @@ type setup struct {
 	// (remembered decisions ignored, code running without isolation);
 	// they never stop it.
 	warnings diag.List
+	// keepTools makes the built-in tools (builtinTools) once for every run
+	// that uses this setup (a session's), in builtins, closed by
+	// closeBuiltins.
+	keepTools     bool
+	builtins      *tools.Registry
+	closeBuiltins func()
 }
 
 // close releases what prepare opened (the data sources' databases).
 func (s *setup) close() {
 	if s != nil && s.sources != nil {
 		s.sources.Close()
+	}
+	if s != nil && s.closeBuiltins != nil {
+		s.closeBuiltins()
+		s.closeBuiltins = nil
 	}
 }
 

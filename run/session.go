@@ -154,6 +154,7 @@ func NewSession(ctx context.Context, o SessionOptions) (*Session, error) {
 			s.Close()
 			return nil, err
 		}
+		pre.keepTools = true
 		if i == 0 && len(pre.warnings) > 0 && o.Warn != nil {
 			o.Warn(pre.warnings)
 		}

@@ -116,6 +116,23 @@ type payload struct {
 	Port   string         `json:"port,omitempty"`
 }
 
+// canonical is canon.Marshal(p), written through canon.AppendValue: the
+// struct's fields are not in key order, so the generic path would encode,
+// decode and encode again every node's output.
+func (p payload) canonical() ([]byte, error) {
+	m := map[string]any{"output": p.Output}
+	if len(p.Vars) > 0 {
+		m["vars"] = p.Vars
+	}
+	if len(p.Nodes) > 0 {
+		m["nodes"] = p.Nodes
+	}
+	if p.Port != "" {
+		m["port"] = p.Port
+	}
+	return canon.AppendValue(nil, m)
+}
+
 // effects are what an executor changes besides its output.
 type effects struct {
 	vars  map[string]any
@@ -260,7 +277,7 @@ func (r *runner) finish(t *task, out any, eff effects) (execResult, error) {
 		}
 		p.Vars[v] = assignValue(t.node, out)
 	}
-	b, err := canon.Marshal(p)
+	b, err := p.canonical()
 	if err != nil {
 		return execResult{}, fmt.Errorf("node %q: its output cannot be written as JSON: %v", t.id, err)
 	}

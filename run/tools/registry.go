@@ -30,6 +30,18 @@ type entry struct {
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{tools: map[string]*entry{}} }
 
+// Clone returns a registry holding the same tools, to which more can be
+// added without touching r (the built-in tools of a session's runs).
+func (r *Registry) Clone() *Registry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	c := &Registry{tools: make(map[string]*entry, len(r.tools)+4)}
+	for k, e := range r.tools {
+		c.tools[k] = e
+	}
+	return c
+}
+
 // Register adds t. Its name must be unique and well formed, its effect
 // declared, and its schema must compile; a Depends tool must implement
 // EffectResolver.
