@@ -1,6 +1,7 @@
 package run
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/agentlab/agentlab/chain"
@@ -94,8 +95,8 @@ func issuanceOf(events []chain.Event) (string, []string) {
 	seen := map[string]bool{}
 	contracts := 0
 	for _, e := range events[:end] {
-		if e.Type != engine.EvNodeFinished {
-			continue
+		if e.Type != engine.EvNodeFinished || !bytes.Contains(e.Data, []byte(`"contract"`)) {
+			continue // only a contracted output has a verdict (canonical JSON never escapes a key's letters)
 		}
 		var d struct {
 			Contract *struct {

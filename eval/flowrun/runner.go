@@ -8,6 +8,7 @@
 package flowrun
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -315,6 +316,9 @@ func readEvidence(dataDir string, events []chain.Event, p *plan.Plan, ans *eval.
 				ans.SQL = append(ans.SQL, d.Args.SQL)
 			}
 		case "node.finished":
+			if _, metrics := metricsNodes[ev.Node]; !metrics && !bytes.Contains(ev.Data, []byte(`"contract"`)) {
+				continue // nothing here for the answer (canonical JSON never escapes a key's letters)
+			}
 			var d struct {
 				Output   map[string]any `json:"output"`
 				Contract *struct {

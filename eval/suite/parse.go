@@ -534,13 +534,17 @@ func (p *parser) expect(n *yaml.Node) Expect {
 
 // isNumberish reports whether a node holds a number or a list of numbers:
 // what a hand-typed expected value looks like.
+// numberDecoration is what a number typed by hand may carry besides its
+// digits: grouping commas and underscores, a percent or dollar sign.
+var numberDecoration = strings.NewReplacer(",", "", "%", "", "$", "", "_", "")
+
 func isNumberish(n *yaml.Node) bool {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag == "!!int" || n.Tag == "!!float" {
 			return true
 		}
-		t := strings.TrimSpace(strings.NewReplacer(",", "", "%", "", "$", "", "_", "").Replace(n.Value))
+		t := strings.TrimSpace(numberDecoration.Replace(n.Value))
 		_, err := strconv.ParseFloat(t, 64)
 		return err == nil && t != ""
 	case yaml.SequenceNode:

@@ -89,10 +89,17 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %w", r.id, err)
 		}
-		buf = append(e.AppendLine(buf), '\n')
 		out = append(out, e)
 		prev = &out[len(out)-1]
 		sync = sync || r.needsSync(p.Type)
+	}
+	size := 0
+	for i := range out {
+		size += len(out[i].Data) + len(out[i].Hash) + len(out[i].Prev) + len(out[i].Node) + len(out[i].Type) + 80
+	}
+	buf = make([]byte, 0, size)
+	for i := range out {
+		buf = append(out[i].AppendLine(buf), '\n')
 	}
 	n, err := r.events.Write(buf)
 	if err != nil {
