@@ -90,7 +90,7 @@ func (e Event) ComputeHash() (hashid.ID, error) {
 // size is about the length of e's line: room enough that writing it
 // allocates once.
 func (e Event) size() int {
-	return len(e.Data) + len(e.Hash) + len(e.Node) + len(e.Prev) + len(e.Type) + len(e.Time) + 64
+	return len(e.Data) + len(e.Hash) + len(e.Node) + len(e.Prev) + len(e.Type) + len(e.Time) + 96
 }
 
 // Line returns the canonical JSON of e including its hash, without newline:
@@ -172,7 +172,7 @@ func NewEvent(prev *Event, runID string, seq int64, t time.Time, typ, node strin
 		return Event{}, fmt.Errorf("event %d (%s): data: %w", seq, typ, err)
 	}
 	e.Data = raw
-	e.Hash = hashid.Sum(e.appendCanonical(nil, false)).String()
+	e.Hash = hashid.Sum(e.appendCanonical(make([]byte, 0, e.size()), false)).String()
 	return e, nil
 }
 

@@ -95,7 +95,8 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 	}
 	size := 0
 	for i := range out {
-		size += len(out[i].Data) + len(out[i].Hash) + len(out[i].Prev) + len(out[i].Node) + len(out[i].Type) + 80
+		// the keys, seq, time and quotes take under 128 bytes
+		size += len(out[i].Data) + len(out[i].Hash) + len(out[i].Prev) + len(out[i].Node) + len(out[i].Type) + 128
 	}
 	buf = make([]byte, 0, size)
 	for i := range out {

@@ -39,7 +39,7 @@ func (r *Run) Log() []byte {
 	if r.mem == nil {
 		return nil
 	}
-	return r.mem.buf.Bytes()
+	return r.mem.bytes()
 }
 
 // open reports whether the record may still be written: a run on disk
@@ -51,10 +51,12 @@ func (r *Run) open() bool {
 	return r.lock != nil
 }
 
-// memFile is the event log of a memory run.
+// memFile is the event log of a memory run: the buffers AppendBatch
+// wrote (each written once, never changed), joined when the log is read.
 type memFile struct {
 	name   string
-	buf    bytes.Buffer
+	chunks [][]byte
+	size   int
 	closed bool
 }
 
@@ -65,36 +67,64 @@ func (f *memFile) Write(b []byte) (int, error) {
 	if f.closed {
 		return 0, fs.ErrClosed
 	}
-	return f.buf.Write(b)
+	f.chunks = append(f.chunks, b)
+	f.size += len(b)
+	return len(b), nil
 }
 func (f *memFile) Close() error { f.closed = true; return nil }
 func (f *memFile) Name() string { return f.name }
 func (f *memFile) Sync() error  { return nil }
+
+// Truncate cuts the log back to size bytes (a write that failed halfway;
+// a memory write never does).
 func (f *memFile) Truncate(size int64) error {
-	f.buf.Truncate(int(size))
+	for f.size > int(size) && len(f.chunks) > 0 {
+		last := f.chunks[len(f.chunks)-1]
+		if cut := f.size - int(size); cut < len(last) {
+			f.chunks[len(f.chunks)-1] = last[:len(last)-cut]
+			f.size -= cut
+			break
+		}
+		f.chunks = f.chunks[:len(f.chunks)-1]
+		f.size -= len(last)
+	}
 	return nil
 }
 func (f *memFile) Stat() (fs.FileInfo, error) { return memInfo{f}, nil }
 
+// bytes joins the chunks.
+func (f *memFile) bytes() []byte {
+	if len(f.chunks) == 1 {
+		return f.chunks[0]
+	}
+	return bytes.Join(f.chunks, nil)
+}
+
 type memInfo struct{ f *memFile }
 
 func (i memInfo) Name() string       { return i.f.name }
-func (i memInfo) Size() int64        { return int64(i.f.buf.Len()) }
+func (i memInfo) Size() int64        { return int64(i.f.size) }
 func (i memInfo) Mode() fs.FileMode  { return 0o644 }
 func (i memInfo) ModTime() time.Time { return time.Time{} }
 func (i memInfo) IsDir() bool        { return false }
 func (i memInfo) Sys() any           { return nil }
 
-// sealMemory is chain.ComputeSeal for a memory run. Its events never left
-// this process, where AppendBatch chained them, so the chain is not
-// verified again.
-func sealMemory(runID, planHash string, events []chain.Event) (chain.Seal, error) {
+// sealEvents is chain.ComputeSeal over events this process appended (or
+// loaded and verified): the chain of a run on disk is verified again
+// (verifyChain), a memory run's never left the process, and only events
+// whose data names an artifact key are decoded for the references.
+func sealEvents(runID, planHash string, events []chain.Event, verifyChain bool) (chain.Seal, error) {
 	if _, err := hashid.Parse(planHash); err != nil {
 		return chain.Seal{}, fmt.Errorf("seal: plan: %w", err)
 	}
 	end := chain.SealedPrefix(events)
 	if end < 0 {
 		return chain.Seal{}, fmt.Errorf("seal run %s: %w", runID, chain.ErrNotFinished)
+	}
+	if verifyChain {
+		if ps := chain.VerifyChain(runID, events[:end+1]); len(ps) > 0 {
+			return chain.Seal{}, fmt.Errorf("seal run %s: event chain is broken: %s", runID, ps[0])
+		}
 	}
 	head := events[end]
 	return chain.Seal{
@@ -103,9 +133,10 @@ func sealMemory(runID, planHash string, events []chain.Event) (chain.Seal, error
 	}, nil
 }
 
-// ReferencedArtifacts is chain.ReferencedArtifacts, decoding only the
-// events whose data can name an artifact key (canonical JSON never
-// escapes the letters of a key).
+// ReferencedArtifacts is chain.ReferencedArtifacts for events whose data
+// is canonical (written by AppendBatch, or verified when loaded): only
+// those whose data can name an artifact key are decoded, since canonical
+// JSON never escapes the letters of a key.
 func ReferencedArtifacts(events []chain.Event) []string {
 	var refs []chain.Event
 	for _, e := range events {

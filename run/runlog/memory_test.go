@@ -55,6 +55,13 @@ func TestMemoryRunSealsLikeADiskRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ref, err := chain.ComputeSeal("r1", plan, mem.Events())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if refHash, _ := ref.Hash(); refHash != wantHash {
+		t.Errorf("runlog seals to %s, chain.ComputeSeal to %s", wantHash, refHash)
+	}
 	if gotHash != wantHash || len(gotSeal.Artifacts) != 1 || gotSeal.Artifacts[0] != art {
 		t.Errorf("memory seal %s %v, disk seal %s %v", gotHash, gotSeal.Artifacts, wantHash, wantSeal.Artifacts)
 	}
@@ -97,5 +104,32 @@ func TestMemoryRunUnfinishedHasNoSeal(t *testing.T) {
 	}
 	if _, err := NewMemory(t.TempDir(), "../x", Record{}); err == nil {
 		t.Error("a bad run id must be refused")
+	}
+}
+
+// TestMemoryLogTruncate: cutting a memory log back keeps whole chunks
+// before the cut and the head of the chunk it falls in.
+func TestMemoryLogTruncate(t *testing.T) {
+	f := &memFile{}
+	for _, s := range []string{"abc", "de", "fghi"} {
+		if _, err := f.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct {
+		size int64
+		want string
+	}{{9, "abcdefghi"}, {7, "abcdefg"}, {5, "abcde"}, {4, "abcd"}, {0, ""}} {
+		f.Truncate(tt.size)
+		if got := string(f.bytes()); got != tt.want {
+			t.Errorf("Truncate(%d) = %q, want %q", tt.size, got, tt.want)
+		}
+		if fi, _ := f.Stat(); fi.Size() != int64(len(tt.want)) {
+			t.Errorf("Truncate(%d): size %d", tt.size, fi.Size())
+		}
+	}
+	f.Close()
+	if _, err := f.Write([]byte("x")); err == nil {
+		t.Error("a closed log must refuse writes")
 	}
 }

@@ -287,6 +287,14 @@ func (r *Run) Now() string {
 	return chain.FormatTime(r.clock())
 }
 
+// eventsShared returns the events written so far without copying them,
+// for readers in this package that do not change them.
+func (r *Run) eventsShared() []chain.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.log[:len(r.log):len(r.log)]
+}
+
 // Events returns a copy of the events written so far.
 func (r *Run) Events() []chain.Event {
 	r.mu.Lock()
@@ -383,13 +391,7 @@ func (r *Run) Seal(planHash string, finish ...func(*Record)) (chain.Seal, hashid
 	if rec.Plan != "" && rec.Plan != planHash {
 		return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: sealing under plan %s, but the run was recorded with plan %s", r.id, planHash, rec.Plan)
 	}
-	var s chain.Seal
-	var err error
-	if r.mem != nil {
-		s, err = sealMemory(r.id, planHash, r.Events())
-	} else {
-		s, err = chain.ComputeSeal(r.id, planHash, r.Events())
-	}
+	s, err := sealEvents(r.id, planHash, r.eventsShared(), r.mem == nil)
 	if err != nil {
 		return chain.Seal{}, hashid.ID{}, err
 	}
