@@ -46,7 +46,6 @@ type recorder struct {
 	rl     *runlog.Run
 	suite  string
 	done   map[Key]CaseResult
-	canon  map[Key][]byte // canonical bytes of each case recorded
 	closed bool
 }
 
@@ -108,7 +107,8 @@ func openRecord(dataDir, id string, cfg hashid.ID, suiteHash, planHash string, s
 		return nil, err
 	}
 	rl.PinClock(epoch)
-	rec := &recorder{rl: rl, suite: suiteHash, done: map[Key]CaseResult{}, canon: map[Key][]byte{}}
+	rl.KeepData(false) // a case event's data is the case, kept in done already
+	rec := &recorder{rl: rl, suite: suiteHash, done: map[Key]CaseResult{}}
 	blob, err := rl.PutArtifact(suiteJSON)
 	if err != nil {
 		rl.Close()
@@ -161,7 +161,8 @@ func reopenRecord(dataDir, id string, cfg hashid.ID) (*recorder, error) {
 		rl.Close()
 		return nil, fmt.Errorf("evaluation %s: %w", id, err)
 	}
-	rec := &recorder{rl: rl, suite: cp.Suite, done: done, canon: map[Key][]byte{}}
+	rl.KeepData(false)
+	rec := &recorder{rl: rl, suite: cp.Suite, done: done}
 	if _, err := rl.Append(EvResumed, "", map[string]any{"finished_cases": len(rec.done)}); err != nil {
 		rl.Close()
 		return nil, err
@@ -184,7 +185,6 @@ func (r *recorder) addCases(cs []*CaseResult) error {
 		if err != nil {
 			return err
 		}
-		r.canon[c.Key()] = b
 		// The event data is built from the canonical case bytes directly
 		// (keys "address" < "case" are in canonical order).
 		data := make([]byte, 0, len(b)+96)
@@ -271,28 +271,22 @@ func casesFrom(evs []chain.Event) (map[Key]CaseResult, error) {
 	return out, nil
 }
 
-// casesJSON is the canonical JSON array of cs, reusing the canonical
-// bytes each case was sealed with.
+// casesJSON is the canonical JSON array of cs, each case written again
+// (canonical bytes are not kept per case: on a large suite they would be
+// a good part of the evaluation's memory, and writing one is cheap).
 func (r *recorder) casesJSON(cs []CaseResult) ([]byte, error) {
-	n := 2
-	for i := range cs {
-		n += len(r.canon[cs[i].Key()]) + 1
-	}
-	out := make([]byte, 0, n)
+	out := make([]byte, 0, 600*len(cs)+2)
 	out = append(out, '[')
 	for i := range cs {
-		b, ok := r.canon[cs[i].Key()]
-		if !ok {
-			c := cs[i]
-			var err error
-			if b, err = c.seal(); err != nil {
-				return nil, err
-			}
-		}
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = append(out, b...)
+		c := cs[i]
+		c.Address = ""
+		var err error
+		if out, err = c.appendCanonical(out); err != nil {
+			return nil, err
+		}
 	}
 	return append(out, ']'), nil
 }

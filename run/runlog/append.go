@@ -111,7 +111,16 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 		return nil, fmt.Errorf("run %s: append to event log: %w", r.id, err)
 	}
 	r.size += int64(n)
-	r.log = append(r.log, out...)
+	if r.lean {
+		kept := make([]chain.Event, len(out))
+		for i, e := range out {
+			e.Data = nil
+			kept[i] = e
+		}
+		r.log = append(r.log, kept...)
+	} else {
+		r.log = append(r.log, out...)
+	}
 	if sync {
 		if err := r.events.Sync(); err != nil {
 			// After a failed fsync the state of the page cache is unknown;

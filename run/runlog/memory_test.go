@@ -133,3 +133,48 @@ func TestMemoryLogTruncate(t *testing.T) {
 		t.Error("a closed log must refuse writes")
 	}
 }
+
+// TestLeanRunSealsFromDisk: a run that does not keep its events' data in
+// memory seals exactly as one that does, from the log read back, and
+// refuses to seal a log changed on disk meanwhile.
+func TestLeanRunSealsFromDisk(t *testing.T) {
+	plan := hashid.Sum([]byte("plan")).String()
+	art := hashid.Sum([]byte("blob")).String()
+	build := func(lean bool) *Run {
+		r := createRun(t, t.TempDir(), "r1")
+		epoch := time.Unix(1700000000, 0).UTC()
+		r.PinClock(&epoch)
+		r.KeepData(!lean)
+		for _, p := range []Pending{
+			{Type: chain.TypeRunStarted, Data: map[string]any{"plan": plan}},
+			{Type: "eval.case", Node: "q1", Data: map[string]any{"case": map[string]any{"n": 1}, "x_artifact": art}},
+			{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded"}},
+		} {
+			if _, err := r.Append(p.Type, p.Node, p.Data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	full, lean := build(false), build(true)
+	defer full.Close()
+	defer lean.Close()
+	if evs := lean.Events(); len(evs) != 3 || evs[1].Data != nil {
+		t.Fatalf("a lean run keeps its events without data: %+v", evs)
+	}
+	_, want, err := full.Seal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, got, err := lean.Seal(plan)
+	if err != nil || got != want || len(s.Artifacts) != 1 {
+		t.Fatalf("lean seal %s %v (%v), full seal %s", got, s.Artifacts, err, want)
+	}
+	// Someone rewrites the log while the run is open.
+	path := lean.dir + "/" + EventsFile
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(b, []byte(`"n":1`), []byte(`"n":2`), 1), 0o644)
+	if _, _, err := lean.Seal(plan); err == nil {
+		t.Error("a log changed on disk must not be sealed")
+	}
+}

@@ -112,6 +112,17 @@ type Run struct {
 	repaired string
 	st       store.Store
 	mem      *memFile // the log of a memory run (NewMemory); nil on disk
+	lean     bool     // events appended are kept in memory without data (KeepData)
+}
+
+// KeepData(false) keeps the events appended from now on in memory without
+// their data: Events then returns them so, and Seal reads the log back
+// from disk. A log of many large events (an evaluation's cases) then costs
+// memory for its hashes only. Runs in memory always keep their data.
+func (r *Run) KeepData(keep bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lean = !keep && r.mem == nil
 }
 
 // Create makes runs/<id>/ under dataDir and takes its lock. It fails with
@@ -287,6 +298,12 @@ func (r *Run) Now() string {
 	return chain.FormatTime(r.clock())
 }
 
+func (r *Run) isLean() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lean
+}
+
 // eventsShared returns the events written so far without copying them,
 // for readers in this package that do not change them.
 func (r *Run) eventsShared() []chain.Event {
@@ -391,7 +408,22 @@ func (r *Run) Seal(planHash string, finish ...func(*Record)) (chain.Seal, hashid
 	if rec.Plan != "" && rec.Plan != planHash {
 		return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: sealing under plan %s, but the run was recorded with plan %s", r.id, planHash, rec.Plan)
 	}
-	s, err := sealEvents(r.id, planHash, r.eventsShared(), r.mem == nil)
+	evs := r.eventsShared()
+	if r.isLean() {
+		// The data was not kept: read the log back, as written.
+		full, probs, _, err := readEvents(filepath.Join(r.dir, EventsFile))
+		if err != nil {
+			return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: %w", r.id, err)
+		}
+		if len(probs) > 0 {
+			return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: the event log read back is damaged: %s", r.id, probs[0])
+		}
+		if len(full) < len(evs) || len(evs) > 0 && full[len(evs)-1].Hash != evs[len(evs)-1].Hash {
+			return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: %s changed on disk while the run was open", r.id, EventsFile)
+		}
+		evs = full[:len(evs)]
+	}
+	s, err := sealEvents(r.id, planHash, evs, r.mem == nil)
 	if err != nil {
 		return chain.Seal{}, hashid.ID{}, err
 	}
