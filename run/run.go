@@ -569,8 +569,8 @@ func isPlanFile(path string) bool {
 	return err == nil && plan.IsPlan(b)
 }
 
-// dataDirOf returns the data dir of an open run (runs/<id> is two levels down).
-func dataDirOf(rl *runlog.Run) string { return filepath.Dir(filepath.Dir(rl.Dir())) }
+// dataDirOf returns the data dir of an open run.
+func dataDirOf(rl *runlog.Run) string { return rl.DataDir() }
 
 // create makes the run directory with its checkpoint and record
 // (runlog.CreateWith). A directory without a checkpoint can only be left

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
@@ -59,6 +60,9 @@ type Session struct {
 	o       SessionOptions
 	baseDir string
 	planRef string
+	// scratch holds the working directories of the runs' code nodes,
+	// <data-dir>/tmp/session-<random>, removed by Close.
+	scratch string
 	setups  chan *setup
 	all     []*setup
 }
@@ -111,7 +115,11 @@ func NewSession(ctx context.Context, o SessionOptions) (*Session, error) {
 		}
 		o.Salt = hex.EncodeToString(b[:])
 	}
-	s := &Session{o: o, baseDir: baseDirOf(o.Source)}
+	var sb [8]byte
+	if _, err := rand.Read(sb[:]); err != nil {
+		return nil, err
+	}
+	s := &Session{o: o, baseDir: baseDirOf(o.Source), scratch: filepath.Join(o.DataDir, "tmp", "session-"+hex.EncodeToString(sb[:]))}
 	if err := CheckConfigTrust(s.baseDir); err != nil {
 		return nil, err
 	}
@@ -170,6 +178,8 @@ func (s *Session) Close() {
 		pre.close()
 	}
 	s.all = nil
+	os.RemoveAll(s.scratch)
+	os.Remove(filepath.Dir(s.scratch)) // <data-dir>/tmp, when nothing else is in it
 }
 
 // Run executes one run in memory and seals it when it succeeds. An error
@@ -207,7 +217,7 @@ func (s *Session) Run(ctx context.Context, r SessionRun) (*MemoryOutcome, error)
 		Provider: o.Provider, Model: o.Model, Seed: r.Seed, InputsHash: hashid.Sum(inBytes).String(),
 		Inputs: inBytes, Status: runlog.StatusRunning, Created: now, Started: now,
 	}
-	rl, err := runlog.NewMemory(o.DataDir, id, rec)
+	rl, err := runlog.NewMemory(o.DataDir, s.scratch, id, rec)
 	if err != nil {
 		return nil, err
 	}

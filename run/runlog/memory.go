@@ -17,13 +17,13 @@ import (
 // record (one artifact per batch of cases) instead of a run directory per
 // case. It appends, seals and stores artifacts like a run on disk, so the
 // engine cannot tell the difference; nothing is written under runs/.
-// Dir names <dataDir>/tmp/<id>, which exists only while a code node of the
-// run needs a working directory; the caller removes it.
-func NewMemory(dataDir, runID string, rec Record) (*Run, error) {
+// Dir names scratch/<id>, which exists only while a code node of the run
+// needs a working directory; the caller removes it.
+func NewMemory(dataDir, scratch, runID string, rec Record) (*Run, error) {
 	if err := CheckID(runID); err != nil {
 		return nil, err
 	}
-	r := newRun(dataDir, runID, filepath.Join(dataDir, "tmp", runID))
+	r := newRun(dataDir, runID, filepath.Join(scratch, runID))
 	r.mem = &memFile{name: runID}
 	r.events = r.mem
 	rec.Format, rec.ID = RecordFormat, runID

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -46,7 +47,7 @@ func TestMemoryRunSealsLikeADiskRun(t *testing.T) {
 	disk.Close()
 
 	data := t.TempDir()
-	mem, err := NewMemory(data, "r1", Record{Plan: plan, Status: StatusRunning})
+	mem, err := NewMemory(data, filepath.Join(data, "tmp"), "r1", Record{Plan: plan, Status: StatusRunning})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestMemoryRunSealsLikeADiskRun(t *testing.T) {
 // TestMemoryRunUnfinishedHasNoSeal: sealing a memory run that did not
 // finish fails as it does on disk.
 func TestMemoryRunUnfinishedHasNoSeal(t *testing.T) {
-	mem, err := NewMemory(t.TempDir(), "r2", Record{})
+	mem, err := NewMemory(t.TempDir(), t.TempDir(), "r2", Record{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestMemoryRunUnfinishedHasNoSeal(t *testing.T) {
 	if _, _, err := mem.Seal("not a hash"); err == nil {
 		t.Error("a bad plan hash must be refused")
 	}
-	if _, err := NewMemory(t.TempDir(), "../x", Record{}); err == nil {
+	if _, err := NewMemory(t.TempDir(), t.TempDir(), "../x", Record{}); err == nil {
 		t.Error("a bad run id must be refused")
 	}
 }

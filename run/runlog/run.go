@@ -265,7 +265,10 @@ func (r *Run) openEvents() error {
 // ID returns the run id.
 func (r *Run) ID() string { return r.id }
 
-// Dir returns runs/<id>.
+// DataDir returns the data directory the run belongs to.
+func (r *Run) DataDir() string { return filepath.Clean(r.dataDir) }
+
+// Dir returns runs/<id> (a scratch directory for a memory run).
 func (r *Run) Dir() string { return r.dir }
 
 // Repaired describes the torn-tail repair Open did, or "" if none.
