@@ -266,23 +266,8 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	if o.BaseDir != "" {
 		baseDir = absDir(o.BaseDir)
 	}
-	if err := CheckConfigTrust(baseDir); err != nil {
-		return nil, err
-	}
-	prov, err := provider.New(o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir, Question: o.Question})
+	prov, err := checkBeforeRun(o.Plan, o.Provider, provider.Options{Seed: o.Seed, Model: o.Model, BaseDir: baseDir, Question: o.Question}, o.Warn)
 	if err != nil {
-		return nil, &UsageError{err}
-	}
-	if err := checkModelNamed(o.Provider, o.Model, o.Plan); err != nil {
-		return nil, &UsageError{err}
-	}
-	if err := checkRetrievalModels(o.Plan, provider.NewRetrievalModels(provider.Options{BaseDir: baseDir})); err != nil {
-		return nil, &UsageError{err}
-	}
-	if l := scriptWarnings(o.Plan, prov); len(l) > 0 && o.Warn != nil {
-		o.Warn(l)
-	}
-	if err := CheckMachine(); err != nil {
 		return nil, err
 	}
 	pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: baseDir, Actor: o.Actor}, o.Plan, o.Interaction, o.SourceCache)
@@ -297,18 +282,7 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 	// name them written, before the run directory appears (CreateWith):
 	// a run killed at any instant either does not exist or can be resumed
 	// from its start.
-	planBytes, err := o.Plan.Canonical()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkPlanHoldsNoSecret(planBytes); err != nil {
-		return nil, err
-	}
-	st, err := store.OpenFileStore(runlog.ArtifactsDir(o.DataDir))
-	if err != nil {
-		return nil, err
-	}
-	planBlob, err := st.Put(planBytes)
+	st, planBlob, err := storePlan(o.DataDir, o.Plan)
 	if err != nil {
 		return nil, err
 	}
@@ -375,6 +349,56 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false, o.Interaction, pre)
+}
+
+// checkBeforeRun makes the run's provider and checks, before anything is
+// created, what would make the run fail at its first step: an untrusted
+// agentlab.toml, a provider that cannot be made, a model the plan does not
+// name, retrieval models whose endpoint can only fail, this machine's
+// settings. Warnings about a script provider go to warn.
+func checkBeforeRun(p *plan.Plan, spec string, popts provider.Options, warn func(diag.List)) (provider.Provider, error) {
+	if err := CheckConfigTrust(popts.BaseDir); err != nil {
+		return nil, err
+	}
+	prov, err := provider.New(spec, popts)
+	if err != nil {
+		return nil, &UsageError{err}
+	}
+	if err := checkModelNamed(spec, popts.Model, p); err != nil {
+		return nil, &UsageError{err}
+	}
+	if err := checkRetrievalModels(p, provider.NewRetrievalModels(provider.Options{BaseDir: popts.BaseDir})); err != nil {
+		return nil, &UsageError{err}
+	}
+	if l := scriptWarnings(p, prov); len(l) > 0 && warn != nil {
+		warn(l)
+	}
+	if err := CheckMachine(); err != nil {
+		return nil, err
+	}
+	return prov, nil
+}
+
+// storePlan stores the plan's canonical form in the data dir's artifact
+// store, refusing a plan that holds a secret, and returns the store and
+// the plan's artifact id.
+func storePlan(dataDir string, p *plan.Plan) (store.Store, hashid.ID, error) {
+	planBytes, err := p.Canonical()
+	if err != nil {
+		return nil, hashid.ID{}, err
+	}
+	if err := checkPlanHoldsNoSecret(planBytes); err != nil {
+		return nil, hashid.ID{}, err
+	}
+	st, err := store.OpenFileStore(runlog.ArtifactsDir(dataDir))
+	if err != nil {
+		return nil, hashid.ID{}, err
+	}
+	id, err := st.Put(planBytes)
+	if err != nil {
+		return nil, hashid.ID{}, err
+	}
+	return st, id, nil
 }
 
 // startedData is run.started's payload: what pins the run's behaviour.

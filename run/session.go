@@ -18,7 +18,6 @@ import (
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/sources"
-	"github.com/agentlab/agentlab/run/store"
 )
 
 // SessionOptions describe the runs of a Session: one plan under one
@@ -120,37 +119,10 @@ func NewSession(ctx context.Context, o SessionOptions) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{o: o, baseDir: baseDirOf(o.Source), scratch: filepath.Join(o.DataDir, "tmp", "session-"+hex.EncodeToString(sb[:]))}
-	if err := CheckConfigTrust(s.baseDir); err != nil {
+	if _, err := checkBeforeRun(o.Plan, o.Provider, provider.Options{Model: o.Model, BaseDir: s.baseDir}, o.Warn); err != nil {
 		return nil, err
 	}
-	prov, err := provider.New(o.Provider, provider.Options{Model: o.Model, BaseDir: s.baseDir})
-	if err != nil {
-		return nil, &UsageError{err}
-	}
-	if err := checkModelNamed(o.Provider, o.Model, o.Plan); err != nil {
-		return nil, &UsageError{err}
-	}
-	if err := checkRetrievalModels(o.Plan, provider.NewRetrievalModels(provider.Options{BaseDir: s.baseDir})); err != nil {
-		return nil, &UsageError{err}
-	}
-	if l := scriptWarnings(o.Plan, prov); len(l) > 0 && o.Warn != nil {
-		o.Warn(l)
-	}
-	if err := CheckMachine(); err != nil {
-		return nil, err
-	}
-	planBytes, err := o.Plan.Canonical()
-	if err != nil {
-		return nil, err
-	}
-	if err := checkPlanHoldsNoSecret(planBytes); err != nil {
-		return nil, err
-	}
-	st, err := store.OpenFileStore(runlog.ArtifactsDir(o.DataDir))
-	if err != nil {
-		return nil, err
-	}
-	blob, err := st.Put(planBytes)
+	_, blob, err := storePlan(o.DataDir, o.Plan)
 	if err != nil {
 		return nil, err
 	}

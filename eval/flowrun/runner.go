@@ -161,16 +161,7 @@ func (r *Runner) Run(ctx context.Context, c eval.Case) (eval.Answer, error) {
 	if err != nil {
 		return eval.Answer{}, err
 	}
-	ans := eval.Answer{Status: out.Status, Run: out.RunID, Seal: out.Seal, Error: out.Error}
-	for _, n := range out.Nodes {
-		ans.InputTokens += n.Usage.InputTokens
-		ans.OutputTokens += n.Usage.OutputTokens
-		ans.CostUSD += n.Usage.CostUSD
-	}
-	ans.Text = AnswerText(out.Outputs, r.Answer, c.Question.Inputs)
-	if b, ok := out.Outputs["no_data"].(bool); ok {
-		ans.NoData = b
-	}
+	ans := r.answerOf(out, c)
 	snap, err := runlog.OpenReadOnly(r.DataDir, out.RunID)
 	if err != nil {
 		return ans, nil // the answer stands; evidence is best effort (tier stays none)
@@ -208,7 +199,16 @@ func (r *Runner) runInMemory(ctx context.Context, c eval.Case, p *plan.Plan, h h
 	if err != nil {
 		return eval.Answer{}, err
 	}
-	ans := eval.Answer{Status: out.Status, Run: out.RunID, Seal: out.Seal, Error: out.Error, Log: out.Log, Artifacts: out.Artifacts}
+	ans := r.answerOf(out.Outcome, c)
+	ans.Log, ans.Artifacts = out.Log, out.Artifacts
+	readEvidence(r.DataDir, out.Events, p, &ans)
+	return ans, nil
+}
+
+// answerOf is what a case's run answered: status, ids, tokens and cost,
+// the answer text and an explicit no_data.
+func (r *Runner) answerOf(out *run.Outcome, c eval.Case) eval.Answer {
+	ans := eval.Answer{Status: out.Status, Run: out.RunID, Seal: out.Seal, Error: out.Error}
 	for _, n := range out.Nodes {
 		ans.InputTokens += n.Usage.InputTokens
 		ans.OutputTokens += n.Usage.OutputTokens
@@ -218,8 +218,7 @@ func (r *Runner) runInMemory(ctx context.Context, c eval.Case, p *plan.Plan, h h
 	if b, ok := out.Outputs["no_data"].(bool); ok {
 		ans.NoData = b
 	}
-	readEvidence(r.DataDir, out.Events, p, &ans)
-	return ans, nil
+	return ans
 }
 
 // Close ends the sessions the in-memory cases ran in.
