@@ -2,7 +2,9 @@ package chain
 
 import (
 	"bytes"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentlab/agentlab/canon"
 )
@@ -46,4 +48,19 @@ func FuzzSealCanonicalEqualsMarshal(f *testing.F) {
 			t.Fatalf("got %s\nwant %s", got, want)
 		}
 	})
+}
+
+// TestVerifyChainRefusesEmptyType: an event without a type is named, even
+// when its hash and link are right (a forger's hand-written line).
+func TestVerifyChainRefusesEmptyType(t *testing.T) {
+	e := Event{Seq: 1, Time: FormatTime(time.Unix(1700000000, 0)), Prev: Genesis("r1").String()}
+	h, err := e.ComputeHash()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Hash = h.String()
+	ps := VerifyChain("r1", []Event{e})
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, "empty type") {
+		t.Errorf("problems %v, want the empty type named", ps)
+	}
 }
