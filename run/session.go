@@ -83,9 +83,9 @@ type MemoryOutcome struct {
 	*Outcome
 	Log    []byte
 	Events []chain.Event
-	// Artifacts are the artifacts the run's events reference (those its
-	// seal covers when it was sealed): the caller keeps them under its own
-	// seal beside the log.
+	// Artifacts are the plan and the artifacts the run's events reference
+	// (those its seal covers when it was sealed): the caller keeps them
+	// under its own seal beside the log.
 	Artifacts []string
 }
 
@@ -218,10 +218,13 @@ func (s *Session) Run(ctx context.Context, r SessionRun) (*MemoryOutcome, error)
 	}
 	evs := rl.Events()
 	mo := &MemoryOutcome{Outcome: out, Log: rl.Log(), Events: evs}
+	// The plan is kept with what the run references, so that the record
+	// holding the run's log holds the plan its run.started names.
+	mo.Artifacts = []string{s.planRef}
 	if sd := rl.Record().SealData; sd != nil {
-		mo.Artifacts = sd.Artifacts
+		mo.Artifacts = append(mo.Artifacts, sd.Artifacts...)
 	} else {
-		mo.Artifacts = runlog.ReferencedArtifacts(evs)
+		mo.Artifacts = append(mo.Artifacts, runlog.ReferencedArtifacts(evs)...)
 	}
 	return mo, nil
 }

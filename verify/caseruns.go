@@ -22,8 +22,9 @@ const maxCaseRunsBytes = 1 << 30
 // event logs its record stores (eval.runs events: the run ids and one
 // artifact holding their logs one after another): every log is an intact
 // chain of its run, and the seal recomputed from it is the seal its
-// eval.case records, and every artifact a case's seal covers is one the
-// evaluation's seal covers (sealed; the artifacts check re-hashes those).
+// eval.case records, and its plan and every artifact its seal covers are
+// ones the evaluation's seal covers (sealed; the artifacts check re-hashes
+// those).
 // A record without such cases has no "cases" check.
 func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte, error), sealed []string) {
 	end := chain.SealedPrefix(evs)
@@ -96,6 +97,9 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte,
 			if msg != "" {
 				v.fail(CheckCases, "run %s: %s", run, msg)
 			}
+			if plan := casePlan(logs[i]); plan != "" && !inSeal[plan] {
+				v.fail(CheckCases, "run %s: its plan %s is not under the evaluation's seal", run, short(plan))
+			}
 			for _, a := range arts {
 				if !inSeal[a] {
 					v.fail(CheckCases, "run %s: its seal covers artifact %s, which the evaluation's seal does not", run, short(a))
@@ -130,6 +134,17 @@ func splitCaseLogs(name string, raw []byte) ([][]chain.Event, error) {
 	return out, nil
 }
 
+// casePlan is the plan a case's run.started names, "" when it names none.
+func casePlan(evs []chain.Event) string {
+	var d struct {
+		Plan string `json:"plan"`
+	}
+	if len(evs) == 0 || evs[0].Type != chain.TypeRunStarted || json.Unmarshal(evs[0].Data, &d) != nil {
+		return ""
+	}
+	return d.Plan
+}
+
 // checkCaseRun checks one case's log against its run id and the seal its
 // case records ("" for a run that was not sealed), and says what is wrong
 // ("" when nothing is), with the artifacts its seal covers.
@@ -143,13 +158,11 @@ func checkCaseRun(run string, evs []chain.Event, seal string) ([]string, string)
 		}
 		return nil, ""
 	}
-	var d struct {
-		Plan string `json:"plan"`
+	plan := casePlan(evs)
+	if plan == "" {
+		return nil, "its log does not start with run.started naming a plan"
 	}
-	if len(evs) == 0 || evs[0].Type != chain.TypeRunStarted || json.Unmarshal(evs[0].Data, &d) != nil {
-		return nil, "its log does not start with run.started"
-	}
-	s, err := chain.ComputeSeal(run, d.Plan, evs)
+	s, err := chain.ComputeSeal(run, plan, evs)
 	if err != nil {
 		return nil, err.Error()
 	}
