@@ -1,0 +1,170 @@
+package evfixture
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/run/store"
+)
+
+// EvalID is the id of the fixture evaluation's record.
+const EvalID = "eval-fixture"
+
+// EvalCase is one case of the fixture evaluation as written: the run id,
+// its whole log, the seal its eval.case records ("" for a run that did
+// not finish) and the artifacts kept beside it.
+type EvalCase struct {
+	Run       string
+	Log       []byte
+	Seal      string
+	Artifacts []string
+}
+
+// EvalOptions varies the fixture evaluation.
+type EvalOptions struct {
+	// Cases is how many cases it has (default 3); the last one fails
+	// (its run never finishes) when Failed is set.
+	Cases  int
+	Failed bool
+	// Forge changes the cases after they ran and before they are
+	// recorded (an attacker who writes the record): the logs stored, the
+	// run ids named, the seals recorded, the artifacts kept.
+	Forge func(cs []EvalCase)
+	// Runs, when set, replaces the eval.runs event's data.
+	Runs func(data map[string]any)
+}
+
+// BuildEval writes an evaluation record whose cases ran in memory, as
+// package eval writes one: run.started, one eval.runs event naming the
+// artifact of the cases' logs, one eval.case per case, run.finished, the
+// seal. The records is honest about whatever Forge and Runs changed: its
+// own chain and seal verify.
+func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
+	if o.Cases == 0 {
+		o.Cases = 3
+	}
+	st, err := store.OpenFileStore(runlog.ArtifactsDir(dataDir))
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
+	plan, err := st.Put([]byte(`{"agentlab":1,"name":"fixture-flow"}`))
+	if err != nil {
+		return nil, err
+	}
+	snap, err := st.Put([]byte(`{"rows":[[1]]}`))
+	if err != nil {
+		return nil, err
+	}
+	cases := make([]EvalCase, o.Cases)
+	for i := range cases {
+		id := fmt.Sprintf("case%02d", i)
+		rl, err := runlog.NewMemory(dataDir, filepath.Join(dataDir, "tmp"), id, runlog.Record{Plan: plan.String()})
+		if err != nil {
+			return nil, err
+		}
+		rl.PinClock(&t0)
+		finished := !(o.Failed && i == len(cases)-1)
+		for _, e := range []runlog.Pending{
+			{Type: chain.TypeRunStarted, Data: map[string]any{"plan": plan.String(), "inputs": map[string]any{"q": i}}},
+			{Type: chain.TypeNodeStarted, Node: "a"},
+			{Type: chain.TypeNodeFinished, Node: "a", Data: map[string]any{"output": map[string]any{"answer": fmt.Sprintf("It is %d.", 100+i)}, "snapshot_artifact": snap.String()}},
+		} {
+			if _, err := rl.Append(e.Type, e.Node, e.Data); err != nil {
+				return nil, err
+			}
+		}
+		c := EvalCase{Run: id, Artifacts: []string{plan.String()}}
+		if finished {
+			if _, err := rl.Append(chain.TypeRunFinished, "", map[string]any{"status": "succeeded"}); err != nil {
+				return nil, err
+			}
+			s, h, err := rl.Seal(plan.String())
+			if err != nil {
+				return nil, err
+			}
+			c.Seal = h.String()
+			c.Artifacts = append(c.Artifacts, s.Artifacts...)
+		} else if _, err := rl.Append("run.failed", "", map[string]any{"error": "boom"}); err != nil {
+			return nil, err
+		}
+		c.Log = rl.Log()
+		rl.Close()
+		cases[i] = c
+	}
+	if o.Forge != nil {
+		o.Forge(cases)
+	}
+	var logs []byte
+	var runs, arts []string
+	for _, c := range cases {
+		logs = append(logs, c.Log...)
+		runs = append(runs, c.Run)
+		arts = append(arts, c.Artifacts...)
+	}
+	logsID, err := st.Put(logs)
+	if err != nil {
+		return nil, err
+	}
+	suite, err := st.Put([]byte(`{"eval":1,"name":"fixture"}`))
+	if err != nil {
+		return nil, err
+	}
+	rl, err := runlog.Create(dataDir, EvalID)
+	if err != nil {
+		return nil, err
+	}
+	defer rl.Close()
+	rl.PinClock(&t0)
+	runsData := map[string]any{"runs": runs, "runs_artifact": logsID.String(), "artifacts": unique(arts)}
+	if o.Runs != nil {
+		o.Runs(runsData)
+	}
+	evs := []runlog.Pending{
+		{Type: chain.TypeRunStarted, Data: map[string]any{"kind": "eval", "plan": suite.String(), "suite": suite.String(), "suite_artifact": suite.String(), "flow_plan": plan.String()}},
+		{Type: "eval.runs", Data: runsData},
+	}
+	for i, c := range cases {
+		cs := map[string]any{"question": fmt.Sprintf("q%d", i), "variant": "default", "repeat": 0, "run": c.Run}
+		if c.Seal != "" {
+			cs["seal"] = c.Seal
+		}
+		b, err := canon.Marshal(cs)
+		if err != nil {
+			return nil, err
+		}
+		evs = append(evs, runlog.Pending{Type: "eval.case", Node: cs["question"].(string), Data: map[string]any{"address": hashid.Sum(b).String(), "case": json.RawMessage(b)}})
+	}
+	evs = append(evs, runlog.Pending{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded", "cases": len(cases)}})
+	if _, err := rl.AppendBatch(evs); err != nil {
+		return nil, err
+	}
+	rec := rl.Record()
+	rec.Plan, rec.Status, rec.Kind, rec.Origin, rec.Created = suite.String(), runlog.StatusSucceeded, "eval", "eval", chainTime(t0)
+	if err := rl.WriteRecord(rec); err != nil {
+		return nil, err
+	}
+	_, h, err := rl.Seal(suite.String())
+	if err != nil {
+		return nil, err
+	}
+	return &Run{DataDir: dataDir, ID: EvalID, Dir: filepath.Join(runlog.RunsDir(dataDir), EvalID), Seal: h.String(), Plan: suite.String()}, nil
+}
+
+func unique(ss []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

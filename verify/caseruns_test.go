@@ -1,0 +1,117 @@
+package verify
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/agentlab/agentlab/hashid"
+	"github.com/agentlab/agentlab/internal/evfixture"
+)
+
+// TestCaseRunsCheck: an evaluation whose cases ran in memory verifies with
+// a "cases" check, and each way of forging its cases — by someone who then
+// writes the evaluation's own record honestly, so that its events, seal and
+// artifacts all pass — fails that check with the sentence that says what.
+func TestCaseRunsCheck(t *testing.T) {
+	other := hashid.Sum([]byte("another blob")).String()
+	for _, tt := range []struct {
+		name string
+		o    evfixture.EvalOptions
+		want string // "" passes
+	}{
+		{"honest", evfixture.EvalOptions{}, ""},
+		{"honest with a case that failed", evfixture.EvalOptions{Failed: true}, ""},
+		{"answer edited in a log", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[1].Log = bytes.Replace(cs[1].Log, []byte("It is 101."), []byte("It is 999."), 1)
+		}}, "run case01: its event chain is broken"},
+		{"a seal recorded for another log", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Seal = cs[1].Seal
+		}}, "run case00: its events seal to"},
+		{"a failed case given a seal", evfixture.EvalOptions{Failed: true, Forge: func(cs []evfixture.EvalCase) {
+			cs[2].Seal = cs[0].Seal
+		}}, "run case02: seal run case02: run has no run.finished event"},
+		{"a finished case without its seal", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[2].Seal = ""
+		}}, "run case02: the run finished, but its case records no seal"},
+		{"logs swapped between two runs", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Log, cs[1].Log = cs[1].Log, cs[0].Log
+		}}, "run case00: its event chain is broken"},
+		{"a log left out", evfixture.EvalOptions{Runs: func(d map[string]any) {
+			d["runs"] = append(d["runs"].([]string), "case99")
+		}}, "holds 3 case logs, the record names 4 runs"},
+		{"a log cut short", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[2].Log = cs[2].Log[:len(cs[2].Log)-10]
+		}}, "ends in an incomplete line"},
+		{"a garbage line in the logs", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[1].Log = append([]byte(`{"seq":"x"}`+"\n"), cs[1].Log...)
+		}}, "event"},
+		{"a sealed artifact not under the evaluation's seal", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Artifacts = cs[0].Artifacts[:1] // the plan only
+			cs[1].Artifacts = cs[1].Artifacts[:1]
+			cs[2].Artifacts = cs[2].Artifacts[:1]
+		}}, "its seal covers artifact"},
+		{"the plan not under the evaluation's seal", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			for i := range cs {
+				cs[i].Artifacts = cs[i].Artifacts[1:]
+			}
+		}}, "its plan"},
+		{"runs_artifact not an id", evfixture.EvalOptions{Runs: func(d map[string]any) {
+			d["runs_artifact"] = "not-an-id"
+		}}, "is not an artifact id"},
+		{"runs_artifact missing from the store", evfixture.EvalOptions{Runs: func(d map[string]any) {
+			d["runs_artifact"] = other
+		}}, "cannot be read"},
+		{"an eval.runs event without its artifact", evfixture.EvalOptions{Runs: func(d map[string]any) {
+			delete(d, "runs_artifact")
+		}}, "not an eval.runs record"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := evfixture.BuildEval(t.TempDir(), tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Verify(r.Dir, Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cases *Check
+			for i, c := range res.Checks {
+				if c.Name == CheckCases {
+					cases = &res.Checks[i]
+				} else if !c.OK && c.Name != CheckArtifacts && !(c.Name == CheckSeal && strings.Contains(c.Detail, "is missing")) {
+					t.Errorf("check %s fails: %s (the forger's record should pass it)", c.Name, c.Detail)
+				}
+			}
+			if cases == nil {
+				t.Fatal("no cases check")
+			}
+			switch {
+			case tt.want == "" && (!cases.OK || !res.OK):
+				t.Errorf("honest record: cases %v %q, ok %v", cases.OK, cases.Detail, res.OK)
+			case tt.want == "" && !strings.HasPrefix(cases.Detail, "3 case runs kept in the record"):
+				t.Errorf("cases detail %q", cases.Detail)
+			case tt.want != "" && (cases.OK || res.OK || !strings.Contains(cases.Detail, tt.want)):
+				t.Errorf("cases ok=%v %q, want a failure saying %q", cases.OK, cases.Detail, tt.want)
+			}
+		})
+	}
+}
+
+// TestNoCaseRunsNoCheck: a run, or an evaluation whose cases have run
+// directories, has no "cases" check.
+func TestNoCaseRunsNoCheck(t *testing.T) {
+	r, err := evfixture.Build(t.TempDir(), evfixture.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(r.Dir, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Checks {
+		if c.Name == CheckCases {
+			t.Errorf("a plain run has a cases check: %+v", c)
+		}
+	}
+}
