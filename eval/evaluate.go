@@ -172,6 +172,13 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 
 	var rec *recorder
 	done := map[Key]CaseResult{}
+	shard := ""
+	if o.Shard != nil {
+		shard = o.Shard.String()
+	}
+	rs := recordStart{cfg: cfg, suiteHash: res.Suite, planHash: res.Plan, suiteJSON: suiteJSON, epoch: o.Epoch,
+		started: map[string]any{"flow": s.Flow, "name": s.Name, "config": cfg.String(), "shard": shard,
+			"cases": len(cases), "questions": len(qids)}}
 	if o.DataDir != "" {
 		if o.Resume {
 			id, finished, err := findResumable(o.DataDir, cfg)
@@ -190,7 +197,7 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 				res.Eval, res.Seal = id, seal
 				return assemble(res, cases, got, o), nil
 			}
-			if rec, err = reopenRecord(o.DataDir, id, cfg); err != nil {
+			if rec, err = reopenRecord(o.DataDir, id, rs); err != nil {
 				return nil, err
 			}
 			res.Eval = id
@@ -200,13 +207,7 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			shard := ""
-			if o.Shard != nil {
-				shard = o.Shard.String()
-			}
-			started := map[string]any{"flow": s.Flow, "name": s.Name, "config": cfg.String(), "shard": shard,
-				"cases": len(cases), "questions": len(qids)}
-			if rec, err = openRecord(o.DataDir, id, cfg, res.Suite, res.Plan, suiteJSON, started, o.Epoch); err != nil {
+			if rec, err = openRecord(o.DataDir, id, rs); err != nil {
 				if errors.Is(err, runlog.ErrExists) {
 					return nil, fmt.Errorf("%w: evaluation %s was run before with this suite and these options (SOURCE_DATE_EPOCH fixes its id); show or continue it with --resume, or remove %s",
 						runlog.ErrExists, id, filepath.Join(runlog.RunsDir(o.DataDir), id))

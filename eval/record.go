@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"sort"
 	"strings"
@@ -100,49 +101,68 @@ func findResumable(dataDir string, cfg hashid.ID) (id string, finished bool, err
 	return "", false, nil
 }
 
-// openRecord creates the evaluation's directory and writes run.started.
-func openRecord(dataDir, id string, cfg hashid.ID, suiteHash, planHash string, suiteJSON []byte, started map[string]any, epoch *time.Time) (*recorder, error) {
-	rl, err := runlog.Create(dataDir, id)
+// recordStart is what an evaluation's run.started says, and what opening
+// its record needs besides: the suite, its canonical JSON and hash, the
+// flow's plan hash and the configuration hash --resume matches on.
+type recordStart struct {
+	cfg       hashid.ID
+	suiteHash string
+	planHash  string
+	suiteJSON []byte
+	started   map[string]any
+	epoch     *time.Time
+}
+
+// openRecord creates the evaluation's directory with its checkpoint and
+// record in one step (runlog.CreateWith: killed at any instant, the
+// directory does not exist or has both), then writes run.started.
+func openRecord(dataDir, id string, rs recordStart) (*recorder, error) {
+	now := chain.FormatTime(time.Now())
+	if rs.epoch != nil {
+		now = chain.FormatTime(*rs.epoch)
+	}
+	rl, err := runlog.CreateWith(dataDir, id, checkpoint{Format: 1, Config: rs.cfg.String(), Suite: rs.suiteHash, Plan: rs.planHash},
+		runlog.Record{ID: id, Plan: rs.suiteHash, Flow: fmt.Sprint(rs.started["flow"]), Kind: KindEval,
+			Origin: KindEval, Status: runlog.StatusRunning, Created: now, Started: now})
 	if err != nil {
 		return nil, err
 	}
-	rl.PinClock(epoch)
-	rl.KeepData(false) // a case event's data is the case, kept in done already
-	rec := &recorder{rl: rl, suite: suiteHash, done: map[Key]CaseResult{}}
-	blob, err := rl.PutArtifact(suiteJSON)
+	rec, err := startRecord(rl, rs)
 	if err != nil {
-		rl.Close()
-		return nil, err
-	}
-	if err := rl.WriteCheckpoint(checkpoint{Format: 1, Config: cfg.String(), Suite: suiteHash, Plan: planHash}); err != nil {
-		rl.Close()
-		return nil, err
-	}
-	now := rl.Now()
-	if err := rl.WriteRecord(runlog.Record{ID: id, Plan: suiteHash, Flow: fmt.Sprint(started["flow"]), Kind: KindEval,
-		Origin: KindEval, Status: runlog.StatusRunning, Created: now, Started: now}); err != nil {
-		rl.Close()
-		return nil, err
-	}
-	started["kind"] = KindEval
-	started["suite"] = suiteHash
-	started["suite_artifact"] = blob.String()
-	// The record is sealed under the suite (its plan), so run.started
-	// names the suite as its plan, as every run's does (agentlab verify
-	// checks it); the flow under test is flow_plan.
-	started["plan"] = suiteHash
-	started["flow_plan"] = planHash
-	if _, err := rl.Append(chain.TypeRunStarted, "", started); err != nil {
 		rl.Close()
 		return nil, err
 	}
 	return rec, nil
 }
 
+// startRecord stores the suite and writes run.started into an empty log.
+func startRecord(rl *runlog.Run, rs recordStart) (*recorder, error) {
+	rl.PinClock(rs.epoch)
+	rl.KeepData(false) // a case event's data is the case, kept in done already
+	blob, err := rl.PutArtifact(rs.suiteJSON)
+	if err != nil {
+		return nil, err
+	}
+	started := maps.Clone(rs.started)
+	started["kind"] = KindEval
+	started["suite"] = rs.suiteHash
+	started["suite_artifact"] = blob.String()
+	// The record is sealed under the suite (its plan), so run.started
+	// names the suite as its plan, as every run's does (agentlab verify
+	// checks it); the flow under test is flow_plan.
+	started["plan"] = rs.suiteHash
+	started["flow_plan"] = rs.planHash
+	if _, err := rl.Append(chain.TypeRunStarted, "", started); err != nil {
+		return nil, err
+	}
+	return &recorder{rl: rl, suite: rs.suiteHash, done: map[Key]CaseResult{}}, nil
+}
+
 // reopenRecord opens an unfinished evaluation and loads its finished
-// cases, each re-read from the store by its artifact id (and so
-// re-hashed).
-func reopenRecord(dataDir, id string, cfg hashid.ID) (*recorder, error) {
+// cases, each checked against its content address. A record killed
+// before its run.started (its log is empty) starts now, as a new one
+// would: nothing of it had run.
+func reopenRecord(dataDir, id string, rs recordStart) (*recorder, error) {
 	rl, err := runlog.Open(dataDir, id)
 	if err != nil {
 		return nil, err
@@ -152,15 +172,24 @@ func reopenRecord(dataDir, id string, cfg hashid.ID) (*recorder, error) {
 		rl.Close()
 		return nil, err
 	}
-	if cp.Config != cfg.String() {
+	if cp.Config != rs.cfg.String() {
 		rl.Close()
 		return nil, fmt.Errorf("evaluation %s was started with another suite, flow or options; start a new one without --resume", id)
+	}
+	if len(rl.Events()) == 0 {
+		rec, err := startRecord(rl, rs)
+		if err != nil {
+			rl.Close()
+			return nil, err
+		}
+		return rec, nil
 	}
 	done, err := casesFrom(rl.Events())
 	if err != nil {
 		rl.Close()
 		return nil, fmt.Errorf("evaluation %s: %w", id, err)
 	}
+	rl.PinClock(rs.epoch)
 	rl.KeepData(false)
 	rec := &recorder{rl: rl, suite: cp.Suite, done: done}
 	if _, err := rl.Append(EvResumed, "", map[string]any{"finished_cases": len(rec.done)}); err != nil {

@@ -19,3 +19,15 @@ func checkPlanHoldsNoSecret(planBytes []byte) error {
 	}
 	return usage("%s: the plan holds the value of a secret this run was given (a provider key, a custom tool's secret or an MCP server's credential), which would be stored in clear in the plan, its artifacts and bundle.html; nothing was run. Fix: remove the value from the flow and its subflows, and pass it through the environment (the provider's key variable, or {{ secret.NAME }} in a custom tool's header)", CodeSecretInPlan)
 }
+
+// CheckSuiteHoldsNoSecret refuses an evaluation suite (its canonical JSON)
+// that holds the value of a secret the evaluation was given, for the
+// reason checkPlanHoldsNoSecret refuses a plan: the suite is stored whole
+// as the plan of the evaluation's record, and a question asking about a
+// pasted key would keep it in clear there.
+func CheckSuiteHoldsNoSecret(suiteJSON []byte) error {
+	if !redact.ContainsLong(string(suiteJSON), 8) {
+		return nil
+	}
+	return usage("%s: the suite holds the value of a secret this evaluation was given (a provider key, a custom tool's secret or an MCP server's credential), which would be stored in clear as the evaluation's plan; nothing was run. Fix: remove the value from the questions and variants, and pass it through the environment", CodeSecretInPlan)
+}

@@ -204,6 +204,7 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		}
 	}
 	warnScripts(cmd, p, vs, f.provider, filepath.Dir(path))
+	registerVariantSecrets(s, f, filepath.Dir(suite.FlowPath(s)))
 	cases, qs, _ := eval.Cases(&opts)
 	est := eval.EstimateCost(p, vs, len(qs))
 	if !global.quiet || f.estimate {
@@ -232,6 +233,11 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	}
 	if err := run.CheckConfig(dataDir(f.dataDir), suite.FlowPath(s), p); err != nil {
 		return runError(cmd, f.format, err)
+	}
+	if sj, err := suiteJSON(s); err != nil {
+		return exitf(exitFailed, "%v", err)
+	} else if err := run.CheckSuiteHoldsNoSecret(sj); err != nil {
+		return exitf(exitUsage, "%s: %v", path, err)
 	}
 	maxCost := f.maxCost
 	if maxCost == 0 {
@@ -422,4 +428,32 @@ func sqlExpectations(s *suite.Suite, ids []string) int {
 		}
 	}
 	return n
+}
+
+// registerVariantSecrets makes the provider of every variant of the suite,
+// selected or not, before any case runs: each registers its secrets (an
+// API key) for redaction, so every case is redacted alike whichever
+// variants this evaluation runs and in whatever order (a key another
+// variant's model echoes is never sealed in clear in one evaluation and
+// redacted in the next). Errors are for the runs to report.
+func registerVariantSecrets(s *suite.Suite, f evalFlags, flowDir string) {
+	for _, v := range s.Variants {
+		spec, model := v.Provider, v.Model
+		if f.provider != "" {
+			spec = f.provider
+		}
+		if f.model != "" {
+			model = f.model
+		}
+		if strings.HasPrefix(spec, "script:") {
+			continue // a script file holds no key
+		}
+		provider.New(spec, provider.Options{Model: model, BaseDir: flowDir})
+	}
+}
+
+// suiteJSON is the suite's canonical JSON, as the evaluation stores it.
+func suiteJSON(s *suite.Suite) ([]byte, error) {
+	_, b, err := s.Hash()
+	return b, err
 }
