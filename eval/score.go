@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/evidence/answer"
 )
 
 // Expected is an expectation made concrete for one evaluation.
@@ -16,9 +17,6 @@ type Expected struct {
 	SQL    string
 	Err    error // the expected value could not be computed
 }
-
-// maxAnswer bounds the answer text kept in a case result.
-const maxAnswer = 2000
 
 // Score decides one case. For sql and metric expectations every expected
 // value must appear among the answer's quantities within written precision
@@ -37,7 +35,7 @@ func Score(q *suite.Question, exp Expected, ans Answer, cardOf func(*suite.Quest
 	if r.Tier == "" {
 		r.Tier = "none"
 	}
-	r.Answer = cut(ans.Text, maxAnswer)
+	r.Answer = answer.Cut(ans.Text, answer.MaxBytes)
 	fail := func(format string, args ...any) CaseResult {
 		r.Pass = false
 		r.Reason = fmt.Sprintf(format, args...)
@@ -102,7 +100,7 @@ func Score(q *suite.Question, exp Expected, ans Answer, cardOf func(*suite.Quest
 			return fail("the run %s: %s", ans.Status, orNone(ans.Error))
 		}
 		if len(ns) > 0 || !endsWithQuestion(ans.Text) {
-			return fail("expected the answer to ask back (a question, no numbers), got %q", cut(ans.Text, 120))
+			return fail("expected the answer to ask back (a question, no numbers), got %q", answer.Cut(ans.Text, 120))
 		}
 	default:
 		return fail("unknown expectation kind %q", q.Expect.Kind)
@@ -162,14 +160,3 @@ func containsStr(l []string, s string) bool {
 }
 
 // cut shortens s to at most n bytes on a rune boundary.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

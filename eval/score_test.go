@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/evidence/answer"
 )
 
 func q(kind string) *suite.Question {
@@ -107,7 +108,7 @@ func TestScoreTraceable(t *testing.T) {
 func TestAnswerCut(t *testing.T) {
 	long := strings.Repeat("é", 2000)
 	r := Score(q(suite.KindNoData), Expected{}, Answer{Status: StatusSucceeded, Text: long}, cardOf)
-	if len(r.Answer) > maxAnswer+len("…") || !strings.HasSuffix(r.Answer, "…") {
+	if len(r.Answer) > answer.MaxBytes+len("…") || !strings.HasSuffix(r.Answer, "…") {
 		t.Errorf("answer not cut: %d bytes", len(r.Answer))
 	}
 }

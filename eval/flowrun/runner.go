@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +23,7 @@ import (
 	"github.com/agentlab/agentlab/eval"
 	"github.com/agentlab/agentlab/eval/suite"
 	"github.com/agentlab/agentlab/evidence"
+	"github.com/agentlab/agentlab/evidence/answer"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 	"github.com/agentlab/agentlab/presets"
@@ -242,48 +242,9 @@ func caseName(c eval.Case) string {
 	return fmt.Sprintf("%s/%s/%d", c.Question.ID, c.Variant.Name, c.Repeat)
 }
 
-// AnswerText picks the text numbers are read from: the named output field;
-// else the field "answer" when there is one; else every string field, in
-// key order, that does not merely repeat an input (a flow echoing the
-// question would otherwise "answer" with the question's own numbers).
+// AnswerText picks the text numbers are read from (answer.Text).
 func AnswerText(outputs map[string]any, field string, inputs map[string]any) string {
-	if field != "" {
-		return stringOf(outputs[field])
-	}
-	if v, ok := outputs["answer"]; ok {
-		return stringOf(v)
-	}
-	keys := make([]string, 0, len(outputs))
-	for k := range outputs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	echo := map[string]bool{}
-	for _, v := range inputs {
-		if s, ok := v.(string); ok {
-			echo[s] = true
-		}
-	}
-	var parts []string
-	for _, k := range keys {
-		s, ok := outputs[k].(string)
-		if !ok || echo[s] {
-			continue
-		}
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, "\n")
-}
-
-func stringOf(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return answer.Text(outputs, field, inputs)
 }
 
 // readEvidence reads from the run's events what the answer cannot say by

@@ -9,27 +9,6 @@ import (
 	"github.com/agentlab/agentlab/eval/suite"
 )
 
-func TestAnswerText(t *testing.T) {
-	in := map[string]any{"question": "What was revenue in 2026?"}
-	tests := []struct {
-		out   map[string]any
-		field string
-		want  string
-	}{
-		{map[string]any{"answer": "12", "other": "34"}, "", "12"},
-		{map[string]any{"brief": "12", "note": "34"}, "note", "34"},
-		{map[string]any{"question": "What was revenue in 2026?", "text": "It was 12."}, "", "It was 12."},
-		{map[string]any{"b": "two", "a": "one", "n": 3}, "", "one\ntwo"},
-		{map[string]any{"answer": map[string]any{"x": 1}}, "", `{"x":1}`},
-		{map[string]any{}, "missing", ""},
-	}
-	for _, tt := range tests {
-		if got := AnswerText(tt.out, tt.field, in); got != tt.want {
-			t.Errorf("AnswerText(%v, %q) = %q, want %q", tt.out, tt.field, got, tt.want)
-		}
-	}
-}
-
 func TestWorstTier(t *testing.T) {
 	if worstTier("", "formal") != "formal" || worstTier("formal", "degraded") != "degraded" || worstTier("withheld", "formal") != "withheld" {
 		t.Error("worstTier must keep the lower tier")
