@@ -15,23 +15,35 @@ const (
 	evEvalCase = "eval.case"
 )
 
-// maxCaseRunsBytes caps one artifact of case event logs read back.
-const maxCaseRunsBytes = 1 << 30
+// recordedCase is what an eval.case event records of a case that the
+// cases check compares with the case's log.
+type recordedCase struct {
+	Question string `json:"question"`
+	Variant  string `json:"variant"`
+	Repeat   int64  `json:"repeat"`
+	Run      string `json:"run"`
+	Seal     string `json:"seal"`
+	Status   string `json:"status"`
+	Answer   string `json:"answer"`
+}
 
 // checkCaseRuns checks the cases an evaluation ran in memory, whose
 // event logs its record stores (eval.runs events: the run ids and one
 // artifact holding their logs one after another): every log is an intact
-// chain of its run, and the seal recomputed from it is the seal its
-// eval.case records, and its plan and every artifact its seal covers are
-// ones the evaluation's seal covers (sealed; the artifacts check re-hashes
-// those).
-// A record without such cases has no "cases" check.
+// chain of its run, named once; the seal recomputed from it is the seal
+// its eval.case records, and its plan and every artifact its seal covers
+// are ones the evaluation's seal covers (sealed; the artifacts check
+// re-hashes those); and what the eval.case says the run did — its inputs
+// and seed, its status, its answer — is what the log says (caseMatchesLog).
+// The record holds as many cases as its run.finished counts. A record
+// without such cases has no "cases" check.
 func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte, error), sealed []string) {
 	end := chain.SealedPrefix(evs)
 	if end < 0 {
 		end = len(evs) - 1
 	}
-	seals := map[string]string{}
+	cases := map[string]recordedCase{}
+	nCases := 0
 	type batch struct {
 		seq  int64
 		runs []string
@@ -41,14 +53,12 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte,
 	for _, e := range evs[:end+1] {
 		switch e.Type {
 		case evEvalCase:
+			nCases++
 			var d struct {
-				Case struct {
-					Run  string `json:"run"`
-					Seal string `json:"seal"`
-				} `json:"case"`
+				Case recordedCase `json:"case"`
 			}
 			if json.Unmarshal(e.Data, &d) == nil && d.Case.Run != "" {
-				seals[d.Case.Run] = d.Case.Seal
+				cases[d.Case.Run] = d.Case
 			}
 		case evEvalRuns:
 			var d struct {
@@ -65,12 +75,22 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte,
 	if len(batches) == 0 && len(v.failed[CheckCases]) == 0 {
 		return
 	}
+	if end < len(evs) && evs[end].Type == chain.TypeRunFinished {
+		var d struct {
+			Cases *int `json:"cases"`
+		}
+		if json.Unmarshal(evs[end].Data, &d) == nil && d.Cases != nil && *d.Cases != nCases {
+			v.fail(CheckCases, "run.finished counts %d cases, the record holds %d", *d.Cases, nCases)
+		}
+	}
+	suite := readSuite(evs, get)
 	n := 0
 	inSeal := map[string]bool{}
 	for _, a := range sealed {
 		inSeal[a] = true
 	}
 	covered := map[string]bool{}
+	named := map[string]bool{}
 	for _, b := range batches {
 		id, err := hashid.Parse(b.id)
 		if err != nil {
@@ -93,7 +113,20 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte,
 		}
 		for i, run := range b.runs {
 			n++
-			arts, msg := checkCaseRun(run, logs[i], seals[run])
+			if named[run] {
+				v.fail(CheckCases, "run %s: its log is in the record twice", run)
+				continue
+			}
+			named[run] = true
+			c, ok := cases[run]
+			if !ok {
+				v.fail(CheckCases, "run %s: no eval.case records it", run)
+				continue
+			}
+			arts, msg := checkCaseRun(run, logs[i], c.Seal)
+			if msg == "" {
+				msg = caseMatchesLog(c, logs[i], suite)
+			}
 			if msg != "" {
 				v.fail(CheckCases, "run %s: %s", run, msg)
 			}
@@ -108,7 +141,7 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte,
 			}
 		}
 	}
-	v.done(CheckCases, fmt.Sprintf("%d case runs kept in the record: every chain intact, every seal the one its case records, their %d artifacts under the evaluation's seal", n, len(covered)))
+	v.done(CheckCases, fmt.Sprintf("%d case runs kept in the record: every chain intact, every seal the one its case records, their %d artifacts under the evaluation's seal, every case's inputs, status and answer those of its log", n, len(covered)))
 }
 
 // splitCaseLogs parses an artifact of case event logs into one event list

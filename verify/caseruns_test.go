@@ -65,6 +65,25 @@ func TestCaseRunsCheck(t *testing.T) {
 		{"an eval.runs event without its artifact", evfixture.EvalOptions{Runs: func(d map[string]any) {
 			delete(d, "runs_artifact")
 		}}, "not an eval.runs record"},
+		{"a failing case's answer rewritten in its eval.case", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Answer = "It is 49."
+		}}, `run case00: its case's answer "It is 49." is not the answer its log records`},
+		{"a case said to fail though its run finished", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[2].Status = "failed"
+		}}, "run case02: its case says status failed, its log ends in run.finished"},
+		{"a failed run said to succeed", evfixture.EvalOptions{Failed: true, Forge: func(cs []evfixture.EvalCase) {
+			cs[2].Status = "succeeded"
+		}}, "run case02: its case says status succeeded, its log does not finish"},
+		{"two questions swap their runs", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Question, cs[1].Question = cs[1].Question, cs[0].Question
+		}}, `its log's input "q" is not the one question`},
+		{"a case dropped from the record", evfixture.EvalOptions{CountCases: 4}, "run.finished counts 4 cases, the record holds 3"},
+		{"a log in the record twice", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[1] = cs[0]
+		}}, "run case00: its log is in the record twice"},
+		{"a log no case records", evfixture.EvalOptions{Runs: func(d map[string]any) {
+			d["runs"].([]string)[2] = "case99"
+		}}, "run case99: no eval.case records it"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := evfixture.BuildEval(t.TempDir(), tt.o)

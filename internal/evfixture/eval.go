@@ -18,12 +18,14 @@ const EvalID = "eval-fixture"
 
 // EvalCase is one case of the fixture evaluation as written: the run id,
 // its whole log, the seal its eval.case records ("" for a run that did
-// not finish) and the artifacts kept beside it.
+// not finish), the artifacts kept beside it, and what the case says.
 type EvalCase struct {
 	Run       string
 	Log       []byte
 	Seal      string
 	Artifacts []string
+	// What its eval.case says besides: the question, status and answer.
+	Question, Status, Answer string
 }
 
 // EvalOptions varies the fixture evaluation.
@@ -38,6 +40,8 @@ type EvalOptions struct {
 	Forge func(cs []EvalCase)
 	// Runs, when set, replaces the eval.runs event's data.
 	Runs func(data map[string]any)
+	// CountCases, when set, is the number of cases run.finished counts.
+	CountCases int
 }
 
 // BuildEval writes an evaluation record whose cases ran in memory, as
@@ -80,16 +84,16 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 				return nil, err
 			}
 		}
-		c := EvalCase{Run: id, Artifacts: []string{plan.String()}}
+		c := EvalCase{Run: id, Artifacts: []string{plan.String()}, Question: fmt.Sprintf("q%d", i), Status: "failed"}
 		if finished {
-			if _, err := rl.Append(chain.TypeRunFinished, "", map[string]any{"status": "succeeded"}); err != nil {
+			if _, err := rl.Append(chain.TypeRunFinished, "", map[string]any{"status": "succeeded", "outputs": map[string]any{"answer": fmt.Sprintf("It is %d.", 100+i)}}); err != nil {
 				return nil, err
 			}
 			s, h, err := rl.Seal(plan.String())
 			if err != nil {
 				return nil, err
 			}
-			c.Seal = h.String()
+			c.Seal, c.Status, c.Answer = h.String(), "succeeded", fmt.Sprintf("It is %d.", 100+i)
 			c.Artifacts = append(c.Artifacts, s.Artifacts...)
 		} else if _, err := rl.Append("run.failed", "", map[string]any{"error": "boom"}); err != nil {
 			return nil, err
@@ -112,7 +116,15 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	suite, err := st.Put([]byte(`{"eval":1,"name":"fixture"}`))
+	questions := make([]any, len(cases))
+	for i := range cases {
+		questions[i] = map[string]any{"id": fmt.Sprintf("q%d", i), "inputs": map[string]any{"q": i}}
+	}
+	suiteJSON, err := canon.Marshal(map[string]any{"eval": 1, "name": "fixture", "variants": []any{map[string]any{"name": "default", "repeats": 1}}, "questions": questions})
+	if err != nil {
+		return nil, err
+	}
+	suite, err := st.Put(suiteJSON)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +142,8 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 		{Type: chain.TypeRunStarted, Data: map[string]any{"kind": "eval", "plan": suite.String(), "suite": suite.String(), "suite_artifact": suite.String(), "flow_plan": plan.String()}},
 		{Type: "eval.runs", Data: runsData},
 	}
-	for i, c := range cases {
-		cs := map[string]any{"question": fmt.Sprintf("q%d", i), "variant": "default", "repeat": 0, "run": c.Run}
+	for _, c := range cases {
+		cs := map[string]any{"question": c.Question, "variant": "default", "repeat": 0, "run": c.Run, "status": c.Status, "answer": c.Answer}
 		if c.Seal != "" {
 			cs["seal"] = c.Seal
 		}
@@ -139,9 +151,13 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		evs = append(evs, runlog.Pending{Type: "eval.case", Node: cs["question"].(string), Data: map[string]any{"address": hashid.Sum(b).String(), "case": json.RawMessage(b)}})
+		evs = append(evs, runlog.Pending{Type: "eval.case", Node: c.Question, Data: map[string]any{"address": hashid.Sum(b).String(), "case": json.RawMessage(b)}})
 	}
-	evs = append(evs, runlog.Pending{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded", "cases": len(cases)}})
+	count := len(cases)
+	if o.CountCases != 0 {
+		count = o.CountCases
+	}
+	evs = append(evs, runlog.Pending{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded", "cases": count}})
 	if _, err := rl.AppendBatch(evs); err != nil {
 		return nil, err
 	}
