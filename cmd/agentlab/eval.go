@@ -204,6 +204,13 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		}
 	}
 	warnScripts(cmd, p, vs, f.provider, filepath.Dir(path))
+	// A script file every case of a variant would fail to read is refused
+	// once, before the evaluation is recorded.
+	for _, file := range scriptFiles(vs, f.provider, filepath.Dir(path)) {
+		if _, err := provider.New("script:"+file, provider.Options{}); err != nil {
+			return exitf(exitUsage, "%v", err)
+		}
+	}
 	registerVariantSecrets(s, f, filepath.Dir(suite.FlowPath(s)))
 	cases, qs, _ := eval.Cases(&opts)
 	est := eval.EstimateCost(p, vs, len(qs))

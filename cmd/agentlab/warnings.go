@@ -31,8 +31,22 @@ func printWarnings(cmd *cobra.Command) func(diag.List) {
 // relative to the working directory, a variant's to the suite's directory
 // (as eval/flowrun resolves them).
 func warnScripts(cmd *cobra.Command, p *plan.Plan, vs []suite.Variant, flagProvider, suiteDir string) {
-	seen := map[string]bool{}
 	var all diag.List
+	for _, file := range scriptFiles(vs, flagProvider, suiteDir) {
+		all = append(all, run.ScriptWarnings(p, "script:"+file, "")...)
+	}
+	if len(all) > 0 {
+		printWarnings(cmd)(all)
+	}
+}
+
+// scriptFiles lists, once each, the script files the variants' providers
+// name (--provider's instead when given), resolved as the runs resolve
+// them: a variant's against the suite's directory, the flag's against the
+// working directory.
+func scriptFiles(vs []suite.Variant, flagProvider, suiteDir string) []string {
+	seen := map[string]bool{}
+	var out []string
 	for _, v := range vs {
 		spec, base := v.Provider, suiteDir
 		if flagProvider != "" {
@@ -45,15 +59,12 @@ func warnScripts(cmd *cobra.Command, p *plan.Plan, vs []suite.Variant, flagProvi
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(base, file)
 		}
-		if seen[file] {
-			continue
+		if !seen[file] {
+			seen[file] = true
+			out = append(out, file)
 		}
-		seen[file] = true
-		all = append(all, run.ScriptWarnings(p, "script:"+file, "")...)
 	}
-	if len(all) > 0 {
-		printWarnings(cmd)(all)
-	}
+	return out
 }
 
 // warnUnisolated prints one line on stderr, before the run starts, when
