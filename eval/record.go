@@ -184,6 +184,15 @@ func reopenRecord(dataDir, id string, rs recordStart) (*recorder, error) {
 		}
 		return rec, nil
 	}
+	if n, torn := tornBatch(rl.Events()); torn {
+		// A kill cut the last batch's append short: some of its lines
+		// reached the file, not all. The batch was never acknowledged;
+		// it is cut off (kept beside the log) and its cases run again.
+		if err := rl.CutAfter(n); err != nil {
+			rl.Close()
+			return nil, err
+		}
+	}
 	done, err := casesFrom(rl.Events())
 	if err != nil {
 		rl.Close()
@@ -197,6 +206,41 @@ func reopenRecord(dataDir, id string, rs recordStart) (*recorder, error) {
 		return nil, err
 	}
 	return rec, nil
+}
+
+// tornBatch finds a batch whose append a kill cut short: the last
+// eval.runs event names more runs than the eval.case events after it
+// record. It returns how many events precede that eval.runs.
+func tornBatch(evs []chain.Event) (int, bool) {
+	last := -1
+	for i, e := range evs {
+		if e.Type == EvRuns {
+			last = i
+		}
+	}
+	if last < 0 {
+		return 0, false
+	}
+	var d struct {
+		Runs []string `json:"runs"`
+	}
+	if json.Unmarshal(evs[last].Data, &d) != nil {
+		return 0, false
+	}
+	want := map[string]bool{}
+	for _, r := range d.Runs {
+		want[r] = true
+	}
+	for _, e := range evs[last+1:] {
+		if e.Type != EvCase {
+			continue
+		}
+		var c caseEvent
+		if json.Unmarshal(e.Data, &c) == nil && c.Case != nil {
+			delete(want, c.Case.Run)
+		}
+	}
+	return last, len(want) > 0
 }
 
 // addCases appends one eval.case event per case with one write and one

@@ -289,3 +289,74 @@ func loggedRuns(t *testing.T, data, id string) map[string]int {
 	}
 	return out
 }
+
+// TestEvalTornBatchResumes plays a kill that cut a batch's append short:
+// the batch's eval.runs line and a quarter of its eval.case lines reached
+// the file, then half a line. --resume cuts the batch off (kept beside
+// the log), runs its cases again, and the evaluation equals an
+// uninterrupted one, every case's log in the record once.
+func TestEvalTornBatchResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs evaluations of 250 questions")
+	}
+	exe := agentlabExe(t)
+	suite := evalKillSuite(t, 250)
+	env := append(os.Environ(), "SOURCE_DATE_EPOCH=1700000000", "CI=true")
+	ref := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", t.TempDir(), "--format", "json")
+	data := t.TempDir()
+	first := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", data, "--format", "json")
+	if first.Seal != ref.Seal {
+		t.Fatalf("two uninterrupted evaluations sealed %s and %s", first.Seal, ref.Seal)
+	}
+	path := filepath.Join(data, "runs", first.Eval, "events.jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	var keep []byte
+	runsSeen, cases := 0, 0
+	for _, l := range lines {
+		if bytes.Contains(l, []byte(`"type":"eval.runs"`)) {
+			runsSeen++
+		}
+		if runsSeen == 2 && bytes.Contains(l, []byte(`"type":"eval.case"`)) {
+			if cases == 25 {
+				keep = append(keep, l[:len(l)/2]...)
+				break
+			}
+			cases++
+		}
+		keep = append(keep, l...)
+	}
+	if runsSeen != 2 || cases != 25 {
+		t.Fatalf("the record has %d batches before the cut, %d cases in the second", runsSeen, cases)
+	}
+	if err := os.WriteFile(path, keep, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", data, "--format", "json", "--resume")
+	if got.Status != "complete" || got.Exit != 0 || len(got.Cases) != 250 {
+		t.Fatalf("resumed: status %s exit %d, %d cases", got.Status, got.Exit, len(got.Cases))
+	}
+	for i, c := range got.Cases {
+		if r := ref.Cases[i]; c.Run != r.Run || c.Seal != r.Seal || c.Address != r.Address {
+			t.Errorf("case %d: run %s seal %s; uninterrupted: run %s seal %s", i, c.Run, c.Seal, r.Run, r.Seal)
+		}
+	}
+	logged := loggedRuns(t, data, got.Eval)
+	for _, c := range got.Cases {
+		if logged[c.Run] != 1 {
+			t.Errorf("case %s is logged %d times", c.Question, logged[c.Run])
+		}
+	}
+	// Both the half line and the cut batch are kept beside the log.
+	if torn, _ := filepath.Glob(filepath.Join(data, "runs", got.Eval, "events.jsonl.torn-*")); len(torn) != 2 {
+		t.Errorf("the cut batch and the torn line are not kept beside the log: %v", torn)
+	}
+	v := exec.Command(exe, "verify", filepath.Join(data, "runs", got.Eval))
+	v.Env = env
+	if out, err := v.CombinedOutput(); err != nil {
+		t.Errorf("verify of the resumed evaluation failed: %v\n%s", err, out)
+	}
+}
