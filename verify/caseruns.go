@@ -37,7 +37,11 @@ type recordedCase struct {
 // and seed, its status, its answer — is what the log says (caseMatchesLog).
 // The record holds as many cases as its run.finished counts. A record
 // without such cases has no "cases" check.
-func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte, error), sealed []string) {
+//
+// The case logs are read like events.jsonl: at most limit bytes in all
+// (--max-bytes), maxCaseLogBytes per artifact, MaxEvents events.
+func (v *verifier) checkCaseRuns(evs []chain.Event, getCapped func(hashid.ID, int64) ([]byte, error), sealed []string, limit int64) {
+	get := func(id hashid.ID) ([]byte, error) { return getCapped(id, maxSuiteBytes) }
 	end := chain.SealedPrefix(evs)
 	if end < 0 {
 		end = len(evs) - 1
@@ -84,28 +88,34 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte,
 		}
 	}
 	suite := readSuite(evs, get)
-	n := 0
+	n, events := 0, 0
 	inSeal := map[string]bool{}
 	for _, a := range sealed {
 		inSeal[a] = true
 	}
 	covered := map[string]bool{}
 	named := map[string]bool{}
+batches:
 	for _, b := range batches {
 		id, err := hashid.Parse(b.id)
 		if err != nil {
 			v.fail(CheckCases, "event %d: runs_artifact %q is not an artifact id", b.seq, b.id)
 			continue
 		}
-		raw, err := get(id)
+		raw, err := getCapped(id, min(limit, maxCaseLogBytes))
 		if err != nil {
 			v.fail(CheckCases, "event %d: the case logs %s cannot be read: %v", b.seq, short(b.id), err)
-			continue
+			break batches // over the byte cap, or the store is damaged: the artifacts check says which
 		}
+		limit -= int64(len(raw))
 		logs, err := splitCaseLogs(b.id, raw)
 		if err != nil {
 			v.fail(CheckCases, "event %d: %v", b.seq, err)
 			continue
+		}
+		if events += countEvents(logs); events > MaxEvents {
+			v.fail(CheckCases, "the case logs hold over %d events, the limit", MaxEvents)
+			break batches
 		}
 		if len(logs) != len(b.runs) {
 			v.fail(CheckCases, "event %d: %s holds %d case logs, the record names %d runs", b.seq, short(b.id), len(logs), len(b.runs))
@@ -142,6 +152,17 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, get func(hashid.ID) ([]byte,
 		}
 	}
 	v.done(CheckCases, fmt.Sprintf("%d case runs kept in the record: every chain intact, every seal the one its case records, their %d artifacts under the evaluation's seal, every case's inputs, status and answer those of its log", n, len(covered)))
+}
+
+// maxCaseLogBytes caps one artifact of case logs (a batch of cases).
+const maxCaseLogBytes = 256 << 20
+
+func countEvents(logs [][]chain.Event) int {
+	n := 0
+	for _, l := range logs {
+		n += len(l)
+	}
+	return n
 }
 
 // splitCaseLogs parses an artifact of case event logs into one event list

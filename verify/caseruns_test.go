@@ -2,6 +2,8 @@ package verify
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -133,4 +135,31 @@ func TestNoCaseRunsNoCheck(t *testing.T) {
 			t.Errorf("a plain run has a cases check: %+v", c)
 		}
 	}
+}
+
+// TestCaseLogsAreCapped: the case logs are read within --max-bytes, like
+// events.jsonl: over it, the cases check fails saying so instead of
+// reading the whole artifact.
+func TestCaseLogsAreCapped(t *testing.T) {
+	r, err := evfixture.BuildEval(t.TempDir(), evfixture.EvalOptions{Cases: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(r.Dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(r.Dir, Options{Workers: 1, MaxBytes: fi.Size() + 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Checks {
+		if c.Name == CheckCases {
+			if c.OK || !strings.Contains(c.Detail, "cannot be read") {
+				t.Errorf("cases check over the cap: %+v", c)
+			}
+			return
+		}
+	}
+	t.Error("no cases check")
 }

@@ -863,7 +863,7 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 	v.checkRunDirPlan(rd, claimed)
 	v.checkPlan(claimed, rd.events, get)
 	v.checkRunDirInputs(rd.events, get)
-	v.checkCaseRuns(rd.events, get, claimed.Artifacts)
+	v.checkCaseRuns(rd.events, func(id hashid.ID, max int64) ([]byte, error) { return getFile(rd.artifacts, id, max) }, claimed.Artifacts, opt.MaxBytes)
 	doc := v.checkEvidence(rd.rec.ID, rd.events, get, claimed.Artifacts)
 	if doc != nil && rd.rec.Report != "" {
 		p := rd.rec.Report
