@@ -173,11 +173,10 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		GroupCommit: true,
 	}
 	if f.provider != "" {
-		if file, ok := strings.CutPrefix(f.provider, "script:"); ok {
-			if abs, err := filepath.Abs(file); err == nil {
-				opts.Config["provider"] = "script:" + abs
-			}
-		}
+		// A command-line script enters the configuration as the runs see
+		// it, relative to the flow, so that resume and shard ids do not
+		// depend on where the checkout is.
+		opts.Config["provider"] = flowrun.ScriptRelativeToFlow(f.provider, "", suite.FlowPath(s))
 	}
 	shared, err := openSharedStore(context.Background(), f.store, storeDir(path))
 	if err != nil {

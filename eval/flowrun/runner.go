@@ -111,22 +111,43 @@ func (r *Runner) Prepare(vs []suite.Variant) error {
 }
 
 // provider returns the variant's provider with a script path made
-// absolute against the suite's directory.
+// relative to the flow's directory, which the runs resolve it against: the
+// spec enters every case's run.started and run id, so a suite moved or
+// checked out elsewhere with its flow seals alike.
 func (r *Runner) provider(v *suite.Variant) string {
 	p := v.Provider
+	base := r.SuiteDir
 	if r.Provider != "" {
 		p = r.Provider
+		base = "" // a command-line script is relative to the working directory
 	}
-	if file, ok := strings.CutPrefix(p, "script:"); ok && !filepath.IsAbs(file) {
-		base := r.SuiteDir
-		if r.Provider != "" {
-			base = "" // a command-line script is relative to the working directory
-		}
-		if abs, err := filepath.Abs(filepath.Join(base, file)); err == nil {
-			p = "script:" + abs
-		}
+	return ScriptRelativeToFlow(p, base, r.Flow)
+}
+
+// ScriptRelativeToFlow rewrites a script:FILE provider spec, FILE given
+// relative to base, as relative to the directory of flow (with forward
+// slashes); any other spec, or a file on another volume, is left as it is.
+func ScriptRelativeToFlow(spec, base, flow string) string {
+	file, ok := strings.CutPrefix(spec, "script:")
+	if !ok {
+		return spec
 	}
-	return p
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(base, file)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return spec
+	}
+	dir, err := filepath.Abs(filepath.Dir(flow))
+	if err != nil {
+		return "script:" + abs
+	}
+	rel, err := filepath.Rel(dir, abs)
+	if err != nil {
+		return "script:" + abs
+	}
+	return "script:" + filepath.ToSlash(rel)
 }
 
 // Run implements eval.Runner.
