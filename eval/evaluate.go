@@ -64,6 +64,10 @@ type Options struct {
 	// batch's eval.case events (docs/evals.md, "Durability"). Ignored
 	// where fsutil.CanSyncFS is false.
 	GroupCommit bool
+	// CaseLogs says the Runner hands back each case's whole log (cases run
+	// in memory): the record says so, and verify then requires every
+	// case's log in it.
+	CaseLogs bool
 }
 
 // Bounds of a batch of recorded cases: it is committed once it holds
@@ -178,7 +182,10 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 	}
 	rs := recordStart{cfg: cfg, suiteHash: res.Suite, planHash: res.Plan, suiteJSON: suiteJSON, epoch: o.Epoch,
 		started: map[string]any{"flow": s.Flow, "name": s.Name, "config": cfg.String(), "shard": shard,
-			"cases": len(cases), "questions": len(qids)}}
+			"cases": len(cases), "questions": len(qids), "variants": variantNamesOf(vs)}}
+	if o.CaseLogs {
+		rs.started["case_logs"] = true
+	}
 	if o.DataDir != "" {
 		if o.Resume {
 			id, finished, err := findResumable(o.DataDir, cfg)
@@ -555,4 +562,13 @@ func (x *expectations) get(ctx context.Context, q *suite.Question) Expected {
 		oe.e = x.o.Expected(ctx, q)
 	})
 	return oe.e
+}
+
+// variantNamesOf lists the names of vs, in suite order.
+func variantNamesOf(vs []suite.Variant) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Name
+	}
+	return out
 }

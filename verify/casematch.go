@@ -20,8 +20,9 @@ const maxSuiteBytes = 256 << 20
 type evalSuite struct {
 	Answer   string `json:"answer"`
 	Variants []struct {
-		Name string `json:"name"`
-		Seed int64  `json:"seed"`
+		Name    string `json:"name"`
+		Seed    int64  `json:"seed"`
+		Repeats int64  `json:"repeats"`
 	} `json:"variants"`
 	Questions []struct {
 		ID     string                     `json:"id"`
@@ -122,7 +123,55 @@ func caseMatchesLog(c recordedCase, evs []chain.Event, s *evalSuite) string {
 	if want := answer.Cut(answer.Text(outputs, s.Answer, inputs), answer.MaxBytes); c.Answer != want {
 		return fmt.Sprintf("its case's answer %q is not the answer its log records", answer.Cut(c.Answer, 60))
 	}
+	if tier := logTier(evs); c.Tier != tier {
+		return fmt.Sprintf("its case's tier %s is not its log's (%s)", c.Tier, tier)
+	}
+	if c.Traceable != (c.Pass && c.Tier == "formal") {
+		return "it is called traceable, though traceable means passed at tier formal"
+	}
 	return ""
+}
+
+// tierRank orders issuance tiers from best to worst.
+var tierRank = map[string]int{"": 0, "formal": 1, "degraded": 2, "withheld": 3}
+
+// logTier is the issuance tier a case's log gives its answer: the worst of
+// its contracted outputs' verdicts and run.finished's, "none" without
+// any (as the evaluation reads it).
+func logTier(evs []chain.Event) string {
+	tier := ""
+	worst := func(t string) {
+		if tierRank[t] > tierRank[tier] {
+			tier = t
+		}
+	}
+	for _, e := range evs {
+		switch e.Type {
+		case chain.TypeNodeFinished:
+			if !bytes.Contains(e.Data, []byte(`"contract"`)) {
+				continue
+			}
+			var d struct {
+				Contract *struct {
+					Tier string `json:"tier"`
+				} `json:"contract"`
+			}
+			if json.Unmarshal(e.Data, &d) == nil && d.Contract != nil {
+				worst(d.Contract.Tier)
+			}
+		case chain.TypeRunFinished:
+			var d struct {
+				Tier string `json:"tier"`
+			}
+			if json.Unmarshal(e.Data, &d) == nil {
+				worst(d.Tier)
+			}
+		}
+	}
+	if tier == "" {
+		return "none"
+	}
+	return tier
 }
 
 // sameJSON compares two JSON values by their canonical forms.

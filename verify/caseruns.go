@@ -18,13 +18,16 @@ const (
 // recordedCase is what an eval.case event records of a case that the
 // cases check compares with the case's log.
 type recordedCase struct {
-	Question string `json:"question"`
-	Variant  string `json:"variant"`
-	Repeat   int64  `json:"repeat"`
-	Run      string `json:"run"`
-	Seal     string `json:"seal"`
-	Status   string `json:"status"`
-	Answer   string `json:"answer"`
+	Question  string `json:"question"`
+	Variant   string `json:"variant"`
+	Repeat    int64  `json:"repeat"`
+	Run       string `json:"run"`
+	Seal      string `json:"seal"`
+	Status    string `json:"status"`
+	Answer    string `json:"answer"`
+	Pass      bool   `json:"pass"`
+	Tier      string `json:"tier"`
+	Traceable bool   `json:"traceable"`
 }
 
 // checkCaseRuns checks the cases an evaluation ran in memory, whose
@@ -48,6 +51,7 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, getCapped func(hashid.ID, in
 	}
 	cases := map[string]recordedCase{}
 	nCases := 0
+	rc := newRecordCases()
 	type batch struct {
 		seq  int64
 		runs []string
@@ -59,10 +63,19 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, getCapped func(hashid.ID, in
 		case evEvalCase:
 			nCases++
 			var d struct {
-				Case recordedCase `json:"case"`
+				Address string          `json:"address"`
+				Case    json.RawMessage `json:"case"`
 			}
-			if json.Unmarshal(e.Data, &d) == nil && d.Case.Run != "" {
-				cases[d.Case.Run] = d.Case
+			var c recordedCase
+			if json.Unmarshal(e.Data, &d) != nil || json.Unmarshal(d.Case, &c) != nil {
+				v.fail(CheckCases, "event %d: not an eval.case record", e.Seq)
+				continue
+			}
+			if msg := rc.add(c, d.Case, d.Address); msg != "" {
+				v.fail(CheckCases, "event %d: %s", e.Seq, msg)
+			}
+			if c.Run != "" {
+				cases[c.Run] = c
 			}
 		case evEvalRuns:
 			var d struct {
@@ -76,18 +89,25 @@ func (v *verifier) checkCaseRuns(evs []chain.Event, getCapped func(hashid.ID, in
 			batches = append(batches, batch{e.Seq, d.Runs, d.Artifact})
 		}
 	}
-	if len(batches) == 0 && len(v.failed[CheckCases]) == 0 {
+	start := readEvalStart(evs)
+	if len(batches) == 0 && !start.CaseLogs && len(v.failed[CheckCases]) == 0 {
 		return
 	}
-	if end < len(evs) && evs[end].Type == chain.TypeRunFinished {
+	suite := readSuite(evs, get)
+	if end >= 0 && end < len(evs) && evs[end].Type == chain.TypeRunFinished {
 		var d struct {
-			Cases *int `json:"cases"`
+			Cases         *int   `json:"cases"`
+			CasesArtifact string `json:"cases_artifact"`
 		}
-		if json.Unmarshal(evs[end].Data, &d) == nil && d.Cases != nil && *d.Cases != nCases {
-			v.fail(CheckCases, "run.finished counts %d cases, the record holds %d", *d.Cases, nCases)
+		if json.Unmarshal(evs[end].Data, &d) == nil {
+			if d.Cases != nil && *d.Cases != nCases {
+				v.fail(CheckCases, "run.finished counts %d cases, the record holds %d", *d.Cases, nCases)
+			}
+			for _, msg := range rc.finished(d.CasesArtifact, get, suite, start) {
+				v.fail(CheckCases, "%s", msg)
+			}
 		}
 	}
-	suite := readSuite(evs, get)
 	n, events := 0, 0
 	inSeal := map[string]bool{}
 	for _, a := range sealed {
@@ -128,6 +148,10 @@ batches:
 				continue
 			}
 			named[run] = true
+			if !validRunID(run) {
+				v.fail(CheckCases, "run %q: not a run id", run)
+				continue
+			}
 			c, ok := cases[run]
 			if !ok {
 				v.fail(CheckCases, "run %s: no eval.case records it", run)
@@ -148,6 +172,13 @@ batches:
 					v.fail(CheckCases, "run %s: its seal covers artifact %s, which the evaluation's seal does not", run, short(a))
 				}
 				covered[a] = true
+			}
+		}
+	}
+	if start.CaseLogs {
+		for _, k := range rc.order {
+			if c := rc.byKey[k]; c.Run != "" && !named[c.Run] {
+				v.fail(CheckCases, "case %s: its run %s ran in memory, but its log is not in the record", k, c.Run)
 			}
 		}
 	}

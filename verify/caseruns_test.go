@@ -86,6 +86,20 @@ func TestCaseRunsCheck(t *testing.T) {
 		{"a log no case records", evfixture.EvalOptions{Runs: func(d map[string]any) {
 			d["runs"].([]string)[2] = "case99"
 		}}, "run case99: no eval.case records it"},
+		{"a case dropped with its log, the counts made to agree", evfixture.EvalOptions{DropLast: true},
+			"1 case(s) of the evaluation are not in the record, though it finished"},
+		{"a case's log taken out, the case kept", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[2].Log = nil
+		}, Runs: func(d map[string]any) {
+			d["runs"] = d["runs"].([]string)[:2]
+		}}, "case q2/default/0: its run case02 ran in memory, but its log is not in the record"},
+		{"every log taken out", evfixture.EvalOptions{NoRuns: true}, "its log is not in the record"},
+		{"a run id that is a path", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Run = "../../etc/passwd"
+		}}, `run "../../etc/passwd": not a run id`},
+		{"a tier the log does not give", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Tier = "formal"
+		}}, "its case's tier formal is not its log's (none)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := evfixture.BuildEval(t.TempDir(), tt.o)

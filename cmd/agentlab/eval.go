@@ -168,6 +168,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		Timeout: f.timeout, MaxCostUSD: f.maxCost, DataDir: dataDir(f.dataDir), Resume: f.resume,
 		Epoch: epoch, Baseline: base, BaselineFile: f.baseline,
 		Config: map[string]any{"provider": f.provider, "model": f.model},
+		// Cases run in memory hand back their logs; --run-dirs is part of
+		// the configuration, so --resume never mixes the two.
+		CaseLogs: !f.runDirs,
 		// Durable per batch of cases, not per file a case's run writes
 		// (docs/evals.md, "Durability").
 		GroupCommit: true,
@@ -177,6 +180,9 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		// it, relative to the flow, so that resume and shard ids do not
 		// depend on where the checkout is.
 		opts.Config["provider"] = flowrun.ScriptRelativeToFlow(f.provider, "", suite.FlowPath(s))
+	}
+	if f.runDirs {
+		opts.Config["run_dirs"] = true
 	}
 	shared, err := openSharedStore(context.Background(), f.store, storeDir(path))
 	if err != nil {

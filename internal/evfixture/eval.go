@@ -1,6 +1,8 @@
 package evfixture
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -24,8 +26,9 @@ type EvalCase struct {
 	Log       []byte
 	Seal      string
 	Artifacts []string
-	// What its eval.case says besides: the question, status and answer.
-	Question, Status, Answer string
+	// What its eval.case says besides: the question, status, answer and
+	// tier ("" writes none).
+	Question, Status, Answer, Tier string
 }
 
 // EvalOptions varies the fixture evaluation.
@@ -42,6 +45,10 @@ type EvalOptions struct {
 	Runs func(data map[string]any)
 	// CountCases, when set, is the number of cases run.finished counts.
 	CountCases int
+	// DropLast leaves the last case out of the record, counts included.
+	DropLast bool
+	// NoRuns leaves out the eval.runs event (no case log at all).
+	NoRuns bool
 }
 
 // BuildEval writes an evaluation record whose cases ran in memory, as
@@ -105,6 +112,9 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	if o.Forge != nil {
 		o.Forge(cases)
 	}
+	if o.DropLast {
+		cases = cases[:len(cases)-1]
+	}
 	var logs []byte
 	var runs, arts []string
 	for _, c := range cases {
@@ -116,8 +126,8 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	questions := make([]any, len(cases))
-	for i := range cases {
+	questions := make([]any, o.Cases)
+	for i := range questions {
 		questions[i] = map[string]any{"id": fmt.Sprintf("q%d", i), "inputs": map[string]any{"q": i}}
 	}
 	suiteJSON, err := canon.Marshal(map[string]any{"eval": 1, "name": "fixture", "variants": []any{map[string]any{"name": "default", "repeats": 1}}, "questions": questions})
@@ -139,11 +149,16 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 		o.Runs(runsData)
 	}
 	evs := []runlog.Pending{
-		{Type: chain.TypeRunStarted, Data: map[string]any{"kind": "eval", "plan": suite.String(), "suite": suite.String(), "suite_artifact": suite.String(), "flow_plan": plan.String()}},
-		{Type: "eval.runs", Data: runsData},
+		{Type: chain.TypeRunStarted, Data: map[string]any{"kind": "eval", "plan": suite.String(), "suite": suite.String(), "suite_artifact": suite.String(),
+			"flow_plan": plan.String(), "variants": []string{"default"}, "case_logs": true, "shard": ""}},
 	}
+	if !o.NoRuns {
+		evs = append(evs, runlog.Pending{Type: "eval.runs", Data: runsData})
+	}
+	var caseBytes [][]byte
 	for _, c := range cases {
-		cs := map[string]any{"question": c.Question, "variant": "default", "repeat": 0, "run": c.Run, "status": c.Status, "answer": c.Answer}
+		cs := map[string]any{"question": c.Question, "variant": "default", "repeat": 0, "run": c.Run, "status": c.Status, "answer": c.Answer,
+			"pass": c.Status == "succeeded", "tier": cmp.Or(c.Tier, "none"), "traceable": false}
 		if c.Seal != "" {
 			cs["seal"] = c.Seal
 		}
@@ -152,12 +167,17 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 			return nil, err
 		}
 		evs = append(evs, runlog.Pending{Type: "eval.case", Node: c.Question, Data: map[string]any{"address": hashid.Sum(b).String(), "case": json.RawMessage(b)}})
+		caseBytes = append(caseBytes, b)
+	}
+	casesArt, err := st.Put(append(append([]byte{'['}, bytes.Join(caseBytes, []byte{','})...), ']'))
+	if err != nil {
+		return nil, err
 	}
 	count := len(cases)
 	if o.CountCases != 0 {
 		count = o.CountCases
 	}
-	evs = append(evs, runlog.Pending{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded", "cases": count}})
+	evs = append(evs, runlog.Pending{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded", "cases": count, "cases_artifact": casesArt.String()}})
 	if _, err := rl.AppendBatch(evs); err != nil {
 		return nil, err
 	}
