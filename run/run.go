@@ -246,16 +246,7 @@ func derivedRunID(planHash hashid.ID, inputs map[string]any, seed int64, prov, m
 
 // Start creates a run, executes it and seals it when it succeeds.
 func Start(ctx context.Context, o Options) (*Outcome, error) {
-	if o.Plan == nil {
-		return nil, errors.New("run: no plan")
-	}
-	if o.Kind == "" {
-		o.Kind = KindExploratory
-	}
-	if o.Provider == "" {
-		o.Provider = "mock"
-	}
-	if err := engine.CheckSupported(o.Plan); err != nil {
+	if err := withDefaults(o.Plan, &o.Kind, &o.Provider); err != nil {
 		return nil, err
 	}
 	inputs, err := engine.PrepareInputs(o.Plan.Inputs, o.Inputs)
@@ -349,6 +340,21 @@ func Start(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	return execute(ctx, rl, cp, o.Plan, inputs, prov, nil, o.Observe, false, o.Interaction, pre)
+}
+
+// withDefaults fills in the kind and provider a run has when none is
+// given, and refuses a plan the engine cannot run.
+func withDefaults(p *plan.Plan, kind, prov *string) error {
+	if p == nil {
+		return errors.New("run: no plan")
+	}
+	if *kind == "" {
+		*kind = KindExploratory
+	}
+	if *prov == "" {
+		*prov = "mock"
+	}
+	return engine.CheckSupported(p)
 }
 
 // checkBeforeRun makes the run's provider and checks, before anything is

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"os"
 	"path/filepath"
 	"time"
@@ -92,20 +91,11 @@ type MemoryOutcome struct {
 // NewSession checks what every run of the session needs, as Start does
 // for one run, and prepares o.Workers configurations. Close it.
 func NewSession(ctx context.Context, o SessionOptions) (*Session, error) {
-	if o.Plan == nil {
-		return nil, errors.New("run: no plan")
-	}
-	if o.Kind == "" {
-		o.Kind = KindExploratory
-	}
-	if o.Provider == "" {
-		o.Provider = "mock"
+	if err := withDefaults(o.Plan, &o.Kind, &o.Provider); err != nil {
+		return nil, err
 	}
 	if o.Workers < 1 {
 		o.Workers = 1
-	}
-	if err := engine.CheckSupported(o.Plan); err != nil {
-		return nil, err
 	}
 	if o.Epoch == nil && o.Salt == "" {
 		var b [8]byte
