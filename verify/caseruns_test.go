@@ -100,6 +100,11 @@ func TestCaseRunsCheck(t *testing.T) {
 		{"a tier the log does not give", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
 			cs[0].Tier = "formal"
 		}}, "its case's tier formal is not its log's (none)"},
+		{"a case doubled", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[1] = cs[0]
+		}}, "case q0/default/0 is in the record twice"},
+		{"a case under another address", evfixture.EvalOptions{BadAddress: true}, "case q0/default/0: its bytes hash to"},
+		{"an eval.case that is no case", evfixture.EvalOptions{BadCase: true}, "not an eval.case record"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := evfixture.BuildEval(t.TempDir(), tt.o)

@@ -49,6 +49,9 @@ type EvalOptions struct {
 	DropLast bool
 	// NoRuns leaves out the eval.runs event (no case log at all).
 	NoRuns bool
+	// BadAddress records the first case under an address that is not the
+	// hash of its bytes; BadCase writes its eval.case data as a string.
+	BadAddress, BadCase bool
 }
 
 // BuildEval writes an evaluation record whose cases ran in memory, as
@@ -166,7 +169,15 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		evs = append(evs, runlog.Pending{Type: "eval.case", Node: c.Question, Data: map[string]any{"address": hashid.Sum(b).String(), "case": json.RawMessage(b)}})
+		addr := hashid.Sum(b).String()
+		if o.BadAddress && len(caseBytes) == 0 {
+			addr = hashid.Sum(append(b, ' ')).String()
+		}
+		var data any = map[string]any{"address": addr, "case": json.RawMessage(b)}
+		if o.BadCase && len(caseBytes) == 0 {
+			data = map[string]any{"address": addr, "case": string(b)}
+		}
+		evs = append(evs, runlog.Pending{Type: "eval.case", Node: c.Question, Data: data})
 		caseBytes = append(caseBytes, b)
 	}
 	casesArt, err := st.Put(append(append([]byte{'['}, bytes.Join(caseBytes, []byte{','})...), ']'))
