@@ -3,6 +3,7 @@ package evfixture
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -52,6 +53,15 @@ type EvalOptions struct {
 	// BadAddress records the first case under an address that is not the
 	// hash of its bytes; BadCase writes its eval.case data as a string.
 	BadAddress, BadCase bool
+	// CasesArtifact, when set, changes the cases artifact's bytes.
+	CasesArtifact func([]byte) []byte
+	// NoVariants leaves the variants out of run.started (as records
+	// written before it named them); Unsealed leaves the record unfinished.
+	NoVariants, Unsealed bool
+	// Shard, "i/n", records the evaluation as that shard of the suite: its
+	// cases are then those of the questions in it (Cases counts the
+	// suite's questions).
+	Shard string
 }
 
 // BuildEval writes an evaluation record whose cases ran in memory, as
@@ -112,12 +122,25 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 		rl.Close()
 		cases[i] = c
 	}
+	if o.Shard != "" {
+		var i, n int
+		fmt.Sscanf(o.Shard, "%d/%d", &i, &n)
+		var kept []EvalCase
+		for _, c := range cases {
+			h := hashid.Sum([]byte(c.Question))
+			if int(binary.BigEndian.Uint64(h[:8])%uint64(n))+1 == i {
+				kept = append(kept, c)
+			}
+		}
+		cases = kept
+	}
 	if o.Forge != nil {
 		o.Forge(cases)
 	}
 	if o.DropLast {
 		cases = cases[:len(cases)-1]
 	}
+
 	var logs []byte
 	var runs, arts []string
 	for _, c := range cases {
@@ -147,13 +170,17 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	}
 	defer rl.Close()
 	rl.PinClock(&t0)
+	started := map[string]any{"kind": "eval", "plan": suite.String(), "suite": suite.String(), "suite_artifact": suite.String(),
+		"flow_plan": plan.String(), "variants": []string{"default"}, "case_logs": true, "shard": o.Shard}
+	if o.NoVariants {
+		delete(started, "variants")
+	}
 	runsData := map[string]any{"runs": runs, "runs_artifact": logsID.String(), "artifacts": unique(arts)}
 	if o.Runs != nil {
 		o.Runs(runsData)
 	}
 	evs := []runlog.Pending{
-		{Type: chain.TypeRunStarted, Data: map[string]any{"kind": "eval", "plan": suite.String(), "suite": suite.String(), "suite_artifact": suite.String(),
-			"flow_plan": plan.String(), "variants": []string{"default"}, "case_logs": true, "shard": ""}},
+		{Type: chain.TypeRunStarted, Data: started},
 	}
 	if !o.NoRuns {
 		evs = append(evs, runlog.Pending{Type: "eval.runs", Data: runsData})
@@ -180,7 +207,11 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 		evs = append(evs, runlog.Pending{Type: "eval.case", Node: c.Question, Data: data})
 		caseBytes = append(caseBytes, b)
 	}
-	casesArt, err := st.Put(append(append([]byte{'['}, bytes.Join(caseBytes, []byte{','})...), ']'))
+	arr := append(append([]byte{'['}, bytes.Join(caseBytes, []byte{','})...), ']')
+	if o.CasesArtifact != nil {
+		arr = o.CasesArtifact(arr)
+	}
+	casesArt, err := st.Put(arr)
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +219,9 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	if o.CountCases != 0 {
 		count = o.CountCases
 	}
-	evs = append(evs, runlog.Pending{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded", "cases": count, "cases_artifact": casesArt.String()}})
+	if !o.Unsealed {
+		evs = append(evs, runlog.Pending{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded", "cases": count, "cases_artifact": casesArt.String()}})
+	}
 	if _, err := rl.AppendBatch(evs); err != nil {
 		return nil, err
 	}
@@ -197,9 +230,11 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	if err := rl.WriteRecord(rec); err != nil {
 		return nil, err
 	}
-	_, h, err := rl.Seal(suite.String())
-	if err != nil {
-		return nil, err
+	var h hashid.ID
+	if !o.Unsealed {
+		if _, h, err = rl.Seal(suite.String()); err != nil {
+			return nil, err
+		}
 	}
 	return &Run{DataDir: dataDir, ID: EvalID, Dir: filepath.Join(runlog.RunsDir(dataDir), EvalID), Seal: h.String(), Plan: suite.String()}, nil
 }
