@@ -110,6 +110,9 @@ func TestCaseRunsCheck(t *testing.T) {
 			return bytes.Replace(b, []byte(`"pass":false`), []byte(`"pass":true `), 1)
 		}, Failed: true}, "the cases artifact is not the array of the recorded cases"},
 		{"honest, without its variants named", evfixture.EvalOptions{NoVariants: true}, ""},
+		{"a case of a question the suite does not have", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			cs[1].Question = "nosuch"
+		}}, `the suite has no question "nosuch"`},
 		{"honest, a shard", evfixture.EvalOptions{Cases: 8, Shard: "2/3"}, ""},
 		{"a shard holding another shard's case", evfixture.EvalOptions{Cases: 8, Shard: "2/3", Forge: func(cs []evfixture.EvalCase) {
 			for i := 0; i < 8; i++ {
@@ -235,4 +238,34 @@ func TestUnsealedEvalHasNoCasesCheck(t *testing.T) {
 			t.Errorf("an unsealed evaluation has a cases check: %+v", c)
 		}
 	}
+}
+
+// TestCaseCheckWithoutTheSuite: with the suite gone from the store, a case
+// cannot be compared with its log; the cases check says so (and the
+// artifacts check names the missing blob).
+func TestCaseCheckWithoutTheSuite(t *testing.T) {
+	r, err := evfixture.BuildEval(t.TempDir(), evfixture.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := hashid.Parse(r.Plan) // the record's plan is its suite
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(artifactPath(filepath.Join(r.DataDir, "artifacts"), id)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Verify(r.Dir, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Checks {
+		if c.Name == CheckCases {
+			if c.OK || !strings.Contains(c.Detail, "the evaluation's suite cannot be read") {
+				t.Errorf("cases check without the suite: %+v", c)
+			}
+			return
+		}
+	}
+	t.Error("no cases check")
 }
