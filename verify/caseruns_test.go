@@ -104,6 +104,22 @@ func TestCaseRunsCheck(t *testing.T) {
 		{"a tier the log does not give", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
 			cs[0].Tier = "formal"
 		}}, "its case's tier formal is not its log's (none)"},
+		{"honest, a contracted output degraded, a formal run", evfixture.EvalOptions{Contract: "degraded", FinishedTier: "formal"}, ""},
+		{"honest, formal and traceable", evfixture.EvalOptions{Contract: "formal", FinishedTier: "formal"}, ""},
+		{"honest, a run withheld", evfixture.EvalOptions{FinishedTier: "withheld"}, ""},
+		{"a degraded case recorded formal", evfixture.EvalOptions{Contract: "degraded", FinishedTier: "formal", Forge: func(cs []evfixture.EvalCase) {
+			cs[0].Tier = "formal"
+		}}, "its case's tier formal is not its log's (degraded)"},
+		{"a formal case that passed not called traceable", evfixture.EvalOptions{Contract: "formal", Forge: func(cs []evfixture.EvalCase) {
+			f := false
+			cs[0].Traceable = &f
+		}}, "traceable means passed at tier formal"},
+		{"a case called traceable at tier none", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
+			t := true
+			cs[0].Traceable = &t
+		}}, "traceable means passed at tier formal"},
+		{"honest, a variant with a seed", evfixture.EvalOptions{Seed: 7, SeedInLog: true}, ""},
+		{"logs of another seed", evfixture.EvalOptions{Seed: 7}, "its log's seed 0 is not variant default's seed plus repeat 0"},
 		{"a case doubled", evfixture.EvalOptions{Forge: func(cs []evfixture.EvalCase) {
 			cs[1] = cs[0]
 		}}, "case q0/default/0 is in the record twice"},
@@ -276,4 +292,16 @@ func TestCaseCheckWithoutTheSuite(t *testing.T) {
 		}
 	}
 	t.Error("no cases check")
+}
+
+func TestValidRunID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"0123456789abcdef": true, "eval-x.1_Z": true, "a": true, strings.Repeat("a", 128): true,
+		"": false, ".x": false, "_x": false, "-x": false, strings.Repeat("a", 129): false,
+		"a/b": false, "a\nb": false, "a b": false, "é": false,
+	} {
+		if got := validRunID(id); got != want {
+			t.Errorf("validRunID(%q) = %v, want %v", id, got, want)
+		}
+	}
 }

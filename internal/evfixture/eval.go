@@ -28,8 +28,10 @@ type EvalCase struct {
 	Seal      string
 	Artifacts []string
 	// What its eval.case says besides: the question, status, answer and
-	// tier ("" writes none).
+	// tier ("" writes none), and whether it is traceable (nil: passed at
+	// tier formal).
 	Question, Status, Answer, Tier string
+	Traceable                      *bool
 }
 
 // EvalOptions varies the fixture evaluation.
@@ -62,6 +64,14 @@ type EvalOptions struct {
 	// cases are then those of the questions in it (Cases counts the
 	// suite's questions).
 	Shard string
+	// Contract and FinishedTier give the first case's output a contract
+	// with that verdict and its run.finished that tier; the case records
+	// the worse of the two, traceable when that is formal.
+	Contract, FinishedTier string
+	// Seed is the variant's seed in the suite; SeedInLog records it in the
+	// case logs too (as a run of the variant does).
+	Seed      int64
+	SeedInLog bool
 }
 
 // BuildEval writes an evaluation record whose cases ran in memory, as
@@ -95,18 +105,35 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 		}
 		rl.PinClock(&t0)
 		finished := !(o.Failed && i == len(cases)-1)
+		seed := int64(0)
+		if o.SeedInLog {
+			seed = o.Seed
+		}
+		fin := map[string]any{"output": map[string]any{"answer": fmt.Sprintf("It is %d.", 100+i)}, "snapshot_artifact": snap.String()}
+		tier := "none"
+		if i == 0 && o.Contract != "" {
+			fin["contract"] = map[string]any{"tier": o.Contract}
+			tier = o.Contract
+		}
+		if i == 0 && o.FinishedTier != "" && (tier == "none" || tierRank[o.FinishedTier] > tierRank[tier]) {
+			tier = o.FinishedTier
+		}
 		for _, e := range []runlog.Pending{
-			{Type: chain.TypeRunStarted, Data: map[string]any{"plan": plan.String(), "inputs": map[string]any{"q": i}}},
+			{Type: chain.TypeRunStarted, Data: map[string]any{"plan": plan.String(), "inputs": map[string]any{"q": i}, "seed": seed}},
 			{Type: chain.TypeNodeStarted, Node: "a"},
-			{Type: chain.TypeNodeFinished, Node: "a", Data: map[string]any{"output": map[string]any{"answer": fmt.Sprintf("It is %d.", 100+i)}, "snapshot_artifact": snap.String()}},
+			{Type: chain.TypeNodeFinished, Node: "a", Data: fin},
 		} {
 			if _, err := rl.Append(e.Type, e.Node, e.Data); err != nil {
 				return nil, err
 			}
 		}
-		c := EvalCase{Run: id, Artifacts: []string{plan.String()}, Question: fmt.Sprintf("q%d", i), Status: "failed"}
+		c := EvalCase{Run: id, Artifacts: []string{plan.String()}, Question: fmt.Sprintf("q%d", i), Status: "failed", Tier: tier}
 		if finished {
-			if _, err := rl.Append(chain.TypeRunFinished, "", map[string]any{"status": "succeeded", "outputs": map[string]any{"answer": fmt.Sprintf("It is %d.", 100+i)}}); err != nil {
+			done := map[string]any{"status": "succeeded", "outputs": map[string]any{"answer": fmt.Sprintf("It is %d.", 100+i)}}
+			if i == 0 && o.FinishedTier != "" {
+				done["tier"] = o.FinishedTier
+			}
+			if _, err := rl.Append(chain.TypeRunFinished, "", done); err != nil {
 				return nil, err
 			}
 			s, h, err := rl.Seal(plan.String())
@@ -152,11 +179,15 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	variant := map[string]any{"name": "default", "repeats": 1}
+	if o.Seed != 0 {
+		variant["seed"] = o.Seed
+	}
 	questions := make([]any, o.Cases)
 	for i := range questions {
 		questions[i] = map[string]any{"id": fmt.Sprintf("q%d", i), "inputs": map[string]any{"q": i}}
 	}
-	suiteJSON, err := canon.Marshal(map[string]any{"eval": 1, "name": "fixture", "variants": []any{map[string]any{"name": "default", "repeats": 1}}, "questions": questions})
+	suiteJSON, err := canon.Marshal(map[string]any{"eval": 1, "name": "fixture", "variants": []any{variant}, "questions": questions})
 	if err != nil {
 		return nil, err
 	}
@@ -188,7 +219,10 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 	var caseBytes [][]byte
 	for _, c := range cases {
 		cs := map[string]any{"question": c.Question, "variant": "default", "repeat": 0, "run": c.Run, "status": c.Status, "answer": c.Answer,
-			"pass": c.Status == "succeeded", "tier": cmp.Or(c.Tier, "none"), "traceable": false}
+			"pass": c.Status == "succeeded", "tier": cmp.Or(c.Tier, "none"), "traceable": c.Status == "succeeded" && c.Tier == "formal"}
+		if c.Traceable != nil {
+			cs["traceable"] = *c.Traceable
+		}
 		if c.Seal != "" {
 			cs["seal"] = c.Seal
 		}
@@ -250,3 +284,6 @@ func unique(ss []string) []string {
 	}
 	return out
 }
+
+// tierRank orders issuance tiers from best to worst.
+var tierRank = map[string]int{"formal": 1, "degraded": 2, "withheld": 3}
