@@ -298,7 +298,7 @@ func TestValidRunID(t *testing.T) {
 	for id, want := range map[string]bool{
 		"0123456789abcdef": true, "eval-x.1_Z": true, "a": true, strings.Repeat("a", 128): true,
 		"": false, ".x": false, "_x": false, "-x": false, strings.Repeat("a", 129): false,
-		"a/b": false, "a\nb": false, "a b": false, "é": false,
+		"a/b": false, "a\nb": false, "a b": false, "é": false, "/ab": false,
 	} {
 		if got := validRunID(id); got != want {
 			t.Errorf("validRunID(%q) = %v, want %v", id, got, want)
