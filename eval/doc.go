@@ -8,11 +8,12 @@
 //
 // An evaluation is recorded like a run: it gets a directory under
 // <data-dir>/runs/ with its own hash-chained events (one eval.case event
-// per finished case, referencing the case's result artifact by its BLAKE3
-// id) and is sealed when it finishes, so a result file can be checked
-// against the store and an interrupted evaluation resumed without redoing
-// finished cases. Running a case is behind the Runner interface; FlowRunner
-// runs the real flow through the run facade.
+// per finished case, the case inline under its content address; before
+// each batch of cases run in memory, an eval.runs event naming the
+// artifact that holds their whole logs) and is sealed when it finishes, so
+// a result file can be checked against the store and an interrupted
+// evaluation resumed without redoing finished cases. Running a case is
+// behind the Runner interface; package flowrun runs the real flow.
 //
 // Where it fits: docs/architecture.md#evaluation.
 package eval

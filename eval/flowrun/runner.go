@@ -1,8 +1,9 @@
 // Package flowrun runs evaluation cases as real runs of the flow under
-// test, through the run facade (run.Start): each case is a sealed run in
-// the data dir with origin "eval". It is kept apart from package eval so
-// that the harness (scoring, statistics, records) builds and is tested
-// without the engine.
+// test: in memory, in one run.Session per variant, each case's whole log
+// handed back for the evaluation's record; or, with RunDirs, as a sealed
+// run of its own in the data dir (run.Start), origin "eval". It is kept
+// apart from package eval so that the harness (scoring, statistics,
+// records) builds and is tested without the engine.
 //
 // Where it fits: docs/architecture.md#evaluation.
 package flowrun
@@ -33,9 +34,9 @@ import (
 	"github.com/agentlab/agentlab/run/store"
 )
 
-// Runner runs the flow under test through the run facade: every case
-// is a real, sealed run in the data dir (origin "eval"), whose events are
-// then read for the SQL it issued, the metrics it computed and the
+// Runner runs the flow under test: every case is a real, sealed run
+// (origin "eval"), in memory or in the data dir (RunDirs), whose events
+// are then read for the SQL it issued, the metrics it computed and the
 // issuance tier of its contracted output.
 type Runner struct {
 	Plan     *plan.Plan
