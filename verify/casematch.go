@@ -132,19 +132,12 @@ func caseMatchesLog(c recordedCase, evs []chain.Event, s *evalSuite) string {
 	return ""
 }
 
-// tierRank orders issuance tiers from best to worst.
-var tierRank = map[string]int{"": 0, "formal": 1, "degraded": 2, "withheld": 3}
-
 // logTier is the issuance tier a case's log gives its answer: the worst of
 // its contracted outputs' verdicts and run.finished's, "none" without
 // any (as the evaluation reads it).
 func logTier(evs []chain.Event) string {
 	tier := ""
-	worst := func(t string) {
-		if tierRank[t] > tierRank[tier] {
-			tier = t
-		}
-	}
+	worst := func(t string) { tier = answer.WorseTier(tier, t) }
 	for _, e := range evs {
 		switch e.Type {
 		case chain.TypeNodeFinished:

@@ -332,26 +332,17 @@ func readEvidence(dataDir string, events []chain.Event, p *plan.Plan, ans *eval.
 				}
 			}
 			if d.Contract != nil && d.Contract.Tier != "" {
-				ans.Tier = worstTier(ans.Tier, d.Contract.Tier)
+				ans.Tier = answer.WorseTier(ans.Tier, d.Contract.Tier)
 			}
 		case "run.finished":
 			var d struct {
 				Tier string `json:"tier"`
 			}
 			if json.Unmarshal(ev.Data, &d) == nil && d.Tier != "" {
-				ans.Tier = worstTier(ans.Tier, d.Tier)
+				ans.Tier = answer.WorseTier(ans.Tier, d.Tier)
 			}
 		}
 	}
-}
-
-// worstTier keeps the lower of two issuance tiers.
-func worstTier(a, b string) string {
-	rank := map[string]int{"": 0, "formal": 1, "degraded": 2, "withheld": 3}
-	if rank[b] > rank[a] {
-		return b
-	}
-	return a
 }
 
 // readDual adds the pinned version's values a dual metrics node recorded

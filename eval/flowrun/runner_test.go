@@ -9,12 +9,6 @@ import (
 	"github.com/agentlab/agentlab/eval/suite"
 )
 
-func TestWorstTier(t *testing.T) {
-	if worstTier("", "formal") != "formal" || worstTier("formal", "degraded") != "degraded" || worstTier("withheld", "formal") != "withheld" {
-		t.Error("worstTier must keep the lower tier")
-	}
-}
-
 // TestRunnerRunsTheFlow runs testdata/qa's flow for real with the script
 // provider and reads the answer back.
 func TestRunnerRunsTheFlow(t *testing.T) {

@@ -48,3 +48,14 @@ func TestCut(t *testing.T) {
 		t.Errorf("a cut at MaxBytes keeps %d bytes", len(got))
 	}
 }
+
+func TestWorseTier(t *testing.T) {
+	for _, tt := range []struct{ a, b, want string }{
+		{"", "formal", "formal"}, {"formal", "", "formal"}, {"formal", "degraded", "degraded"},
+		{"withheld", "formal", "withheld"}, {"degraded", "withheld", "withheld"}, {"degraded", "degraded", "degraded"},
+	} {
+		if got := WorseTier(tt.a, tt.b); got != tt.want {
+			t.Errorf("WorseTier(%q, %q) = %q, want %q", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

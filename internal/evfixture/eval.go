@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/chain"
+	"github.com/agentlab/agentlab/evidence/answer"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/store"
@@ -115,8 +117,8 @@ func BuildEval(dataDir string, o EvalOptions) (*Run, error) {
 			fin["contract"] = map[string]any{"tier": o.Contract}
 			tier = o.Contract
 		}
-		if i == 0 && o.FinishedTier != "" && (tier == "none" || tierRank[o.FinishedTier] > tierRank[tier]) {
-			tier = o.FinishedTier
+		if i == 0 && o.FinishedTier != "" {
+			tier = answer.WorseTier(strings.TrimPrefix(tier, "none"), o.FinishedTier)
 		}
 		for _, e := range []runlog.Pending{
 			{Type: chain.TypeRunStarted, Data: map[string]any{"plan": plan.String(), "inputs": map[string]any{"q": i}, "seed": seed}},
@@ -284,6 +286,3 @@ func unique(ss []string) []string {
 	}
 	return out
 }
-
-// tierRank orders issuance tiers from best to worst.
-var tierRank = map[string]int{"formal": 1, "degraded": 2, "withheld": 3}
