@@ -143,19 +143,9 @@ func TestCaseRunsCheck(t *testing.T) {
 		}}, "is not one of the evaluation's"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := evfixture.BuildEval(t.TempDir(), tt.o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := Verify(r.Dir, Options{Workers: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var cases *Check
-			for i, c := range res.Checks {
-				if c.Name == CheckCases {
-					cases = &res.Checks[i]
-				} else if !c.OK && c.Name != CheckArtifacts && !(c.Name == CheckSeal && strings.Contains(c.Detail, "is missing")) {
+			res, cases := casesCheck(t, buildEval(t, tt.o).Dir, Options{Workers: 1})
+			for _, c := range res.Checks {
+				if c.Name != CheckCases && !c.OK && c.Name != CheckArtifacts && !(c.Name == CheckSeal && strings.Contains(c.Detail, "is missing")) {
 					t.Errorf("check %s fails: %s (the forger's record should pass it)", c.Name, c.Detail)
 				}
 			}
@@ -181,64 +171,66 @@ func TestNoCaseRunsNoCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Verify(r.Dir, Options{Workers: 1})
+	if _, c := casesCheck(t, r.Dir, Options{Workers: 1}); c != nil {
+		t.Errorf("a plain run has a cases check: %+v", c)
+	}
+}
+
+// buildEval builds the fixture evaluation.
+func buildEval(t *testing.T, o evfixture.EvalOptions) *evfixture.Run {
+	t.Helper()
+	r, err := evfixture.BuildEval(t.TempDir(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range res.Checks {
-		if c.Name == CheckCases {
-			t.Errorf("a plain run has a cases check: %+v", c)
+	return r
+}
+
+// casesCheck verifies dir and returns the result with its cases check
+// (nil when it has none).
+func casesCheck(t *testing.T, dir string, opt Options) (*Result, *Check) {
+	t.Helper()
+	res, err := Verify(dir, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range res.Checks {
+		if res.Checks[i].Name == CheckCases {
+			return res, &res.Checks[i]
 		}
 	}
+	return res, nil
 }
 
 // TestCaseLogsAreCapped: the case logs are read within --max-bytes, like
 // events.jsonl: over it, the cases check fails saying so instead of
 // reading the whole artifact.
 func TestCaseLogsAreCapped(t *testing.T) {
-	r, err := evfixture.BuildEval(t.TempDir(), evfixture.EvalOptions{Cases: 40})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := buildEval(t, evfixture.EvalOptions{Cases: 40})
 	fi, err := os.Stat(filepath.Join(r.Dir, "events.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Verify(r.Dir, Options{Workers: 1, MaxBytes: fi.Size() + 1024})
-	if err != nil {
-		t.Fatal(err)
+	_, c := casesCheck(t, r.Dir, Options{Workers: 1, MaxBytes: fi.Size() + 1024})
+	if c == nil {
+		t.Fatal("no cases check")
 	}
-	for _, c := range res.Checks {
-		if c.Name == CheckCases {
-			if c.OK || !strings.Contains(c.Detail, "cannot be read") {
-				t.Errorf("cases check over the cap: %+v", c)
-			}
-			return
-		}
+	if c.OK || !strings.Contains(c.Detail, "cannot be read") {
+		t.Errorf("cases check over the cap: %+v", c)
 	}
-	t.Error("no cases check")
 }
 
 // TestCaseLogsEventCap: the case logs' events are counted against the cap.
 func TestCaseLogsEventCap(t *testing.T) {
-	r, err := evfixture.BuildEval(t.TempDir(), evfixture.EvalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := buildEval(t, evfixture.EvalOptions{})
 	defer func(n int) { maxCaseEvents = n }(maxCaseEvents)
 	for _, tt := range []struct {
 		cap int
 		ok  bool
 	}{{12, true}, {11, false}} { // three logs of four events
 		maxCaseEvents = tt.cap
-		res, err := Verify(r.Dir, Options{Workers: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range res.Checks {
-			if c.Name == CheckCases && (c.OK != tt.ok || !tt.ok && !strings.Contains(c.Detail, fmt.Sprintf("over %d events", tt.cap))) {
-				t.Errorf("cases check with a cap of %d events: %+v", tt.cap, c)
-			}
+		if _, c := casesCheck(t, r.Dir, Options{Workers: 1}); c != nil && (c.OK != tt.ok || !tt.ok && !strings.Contains(c.Detail, fmt.Sprintf("over %d events", tt.cap))) {
+			t.Errorf("cases check with a cap of %d events: %+v", tt.cap, c)
 		}
 	}
 }
@@ -246,21 +238,13 @@ func TestCaseLogsEventCap(t *testing.T) {
 // TestUnsealedEvalHasNoCasesCheck: an evaluation that did not finish is
 // refused by the seal check; the cases check does not read it.
 func TestUnsealedEvalHasNoCasesCheck(t *testing.T) {
-	r, err := evfixture.BuildEval(t.TempDir(), evfixture.EvalOptions{Unsealed: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Verify(r.Dir, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := buildEval(t, evfixture.EvalOptions{Unsealed: true})
+	res, c := casesCheck(t, r.Dir, Options{Workers: 1})
 	if res.OK {
 		t.Error("an unsealed evaluation verified")
 	}
-	for _, c := range res.Checks {
-		if c.Name == CheckCases {
-			t.Errorf("an unsealed evaluation has a cases check: %+v", c)
-		}
+	if c != nil {
+		t.Errorf("an unsealed evaluation has a cases check: %+v", c)
 	}
 }
 
@@ -268,10 +252,7 @@ func TestUnsealedEvalHasNoCasesCheck(t *testing.T) {
 // cannot be compared with its log; the cases check says so (and the
 // artifacts check names the missing blob).
 func TestCaseCheckWithoutTheSuite(t *testing.T) {
-	r, err := evfixture.BuildEval(t.TempDir(), evfixture.EvalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := buildEval(t, evfixture.EvalOptions{})
 	id, err := hashid.Parse(r.Plan) // the record's plan is its suite
 	if err != nil {
 		t.Fatal(err)
@@ -279,19 +260,13 @@ func TestCaseCheckWithoutTheSuite(t *testing.T) {
 	if err := os.Remove(artifactPath(filepath.Join(r.DataDir, "artifacts"), id)); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Verify(r.Dir, Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
+	_, c := casesCheck(t, r.Dir, Options{Workers: 1})
+	if c == nil {
+		t.Fatal("no cases check")
 	}
-	for _, c := range res.Checks {
-		if c.Name == CheckCases {
-			if c.OK || !strings.Contains(c.Detail, "the evaluation's suite cannot be read") {
-				t.Errorf("cases check without the suite: %+v", c)
-			}
-			return
-		}
+	if c.OK || !strings.Contains(c.Detail, "the evaluation's suite cannot be read") {
+		t.Errorf("cases check without the suite: %+v", c)
 	}
-	t.Error("no cases check")
 }
 
 func TestValidRunID(t *testing.T) {
