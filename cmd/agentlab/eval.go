@@ -246,7 +246,7 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	if err := run.CheckConfig(dataDir(f.dataDir), suite.FlowPath(s), p); err != nil {
 		return runError(cmd, f.format, err)
 	}
-	if sj, err := suiteJSON(s); err != nil {
+	if _, sj, err := s.Hash(); err != nil { // the suite as the evaluation stores it
 		return exitf(exitFailed, "%v", err)
 	} else if err := run.CheckSuiteHoldsNoSecret(sj); err != nil {
 		return exitf(exitUsage, "%s: %v", path, err)
@@ -462,10 +462,4 @@ func registerVariantSecrets(s *suite.Suite, f evalFlags, flowDir string) {
 		}
 		provider.New(spec, provider.Options{Model: model, BaseDir: flowDir})
 	}
-}
-
-// suiteJSON is the suite's canonical JSON, as the evaluation stores it.
-func suiteJSON(s *suite.Suite) ([]byte, error) {
-	_, b, err := s.Hash()
-	return b, err
 }
