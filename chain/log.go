@@ -46,6 +46,12 @@ func ParseLog(name string, b []byte) ([]Event, []Problem, *TornTail, error) {
 		}
 		line := b[off : off+end]
 		last := off+end+1 == len(b)
+		e, canonical := decodeCanonicalLine(line)
+		if canonical {
+			evs = append(evs, e)
+			off += end + 1
+			continue
+		}
 		e, err := decodeLine(line)
 		if err != nil {
 			if last {

@@ -68,6 +68,19 @@ type Options struct {
 	// in memory): the record says so, and verify then requires every
 	// case's log in it.
 	CaseLogs bool
+	// SuiteJSON, when set, is the suite's canonical JSON as Suite.Hash
+	// returns it, for a caller that computed it already (a suite of many
+	// questions takes a noticeable time to encode).
+	SuiteJSON []byte
+}
+
+// suiteHash returns the suite's hash and canonical JSON, from SuiteJSON
+// when the caller gave it.
+func (o *Options) suiteHash() (hashid.ID, []byte, error) {
+	if o.SuiteJSON != nil {
+		return hashid.Sum(o.SuiteJSON), o.SuiteJSON, nil
+	}
+	return o.Suite.Hash()
 }
 
 // Bounds of a batch of recorded cases: it is committed once it holds
@@ -131,7 +144,7 @@ func configHash(o *Options, suiteHash string, vs []suite.Variant) (hashid.ID, er
 // keeps the latest result of each shard, so that a merge finds the parts
 // without being told their run ids.
 func ConfigID(o *Options) (string, error) {
-	suiteHash, _, err := o.Suite.Hash()
+	suiteHash, _, err := o.suiteHash()
 	if err != nil {
 		return "", err
 	}
@@ -156,7 +169,7 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 			return nil, fmt.Errorf("the suite has no variant %q", v)
 		}
 	}
-	suiteHash, suiteJSON, err := s.Hash()
+	suiteHash, suiteJSON, err := o.suiteHash()
 	if err != nil {
 		return nil, err
 	}

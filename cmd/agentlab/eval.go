@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -246,11 +245,14 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	if err := run.CheckConfig(dataDir(f.dataDir), suite.FlowPath(s), p); err != nil {
 		return runError(cmd, f.format, err)
 	}
-	if _, sj, err := s.Hash(); err != nil { // the suite as the evaluation stores it
+	_, sj, err := s.Hash() // the suite as the evaluation stores it
+	if err != nil {
 		return exitf(exitFailed, "%v", err)
-	} else if err := run.CheckSuiteHoldsNoSecret(sj); err != nil {
+	}
+	if err := run.CheckSuiteHoldsNoSecret(sj); err != nil {
 		return exitf(exitUsage, "%s: %v", path, err)
 	}
+	opts.SuiteJSON = sj
 	maxCost := f.maxCost
 	if maxCost == 0 {
 		maxCost = s.Settings.MaxCostUSD
@@ -404,12 +406,8 @@ func finishEval(cmd *cobra.Command, f evalFlags, res *eval.Result) error {
 	return exitCode(res.Exit)
 }
 
-func writeEvalJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+// writeEvalJSON writes the result as the JSON shape pipelines read.
+func writeEvalJSON(w io.Writer, res *eval.Result) error { return eval.WriteJSON(w, res) }
 
 // writeFileWith renders a file in memory and writes it atomically, so a
 // reader never sees half a result.
