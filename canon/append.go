@@ -30,6 +30,9 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	case int64:
 		return AppendInt(dst, x), nil
 	case json.Number:
+		if !validNumber(string(x)) {
+			return appendSlow(dst, v) // encoding/json's error, or its "0" for ""
+		}
 		s, err := Number(string(x))
 		if err != nil {
 			return nil, err
@@ -68,7 +71,7 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 		}
 		keys, ok := SortedKeys(x)
 		if !ok {
-			break // Marshal's replacement of invalid UTF-8 can reorder or merge keys
+			return appendSlow(dst, v) // Marshal's replacement of invalid UTF-8 can reorder or merge keys
 		}
 		dst = append(dst, '{')
 		for i, k := range keys {
@@ -83,7 +86,16 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	}
-	b, err := Marshal(v)
+	if b, ok := appendReflect(dst, v); ok {
+		return b, nil
+	}
+	return appendSlow(dst, v)
+}
+
+// appendSlow appends v's canonical JSON the general way: encoding/json,
+// then the result re-written in canonical form.
+func appendSlow(dst []byte, v any) ([]byte, error) {
+	b, err := marshalSlow(v)
 	if err != nil {
 		return nil, err
 	}

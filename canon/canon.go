@@ -16,9 +16,21 @@ import (
 	"strings"
 )
 
-// Marshal returns the canonical JSON encoding of v. v is first encoded
-// with encoding/json (so struct tags apply) and then re-written.
+// Marshal returns the canonical JSON encoding of v, as encoding/json would
+// encode it (struct tags apply) re-written in canonical form. Values of
+// the plain shapes are written directly (see appendReflect); the others
+// take that round trip.
 func Marshal(v any) ([]byte, error) {
+	if b, ok := appendReflect(nil, v); ok {
+		return b, nil
+	}
+	return marshalSlow(v)
+}
+
+// marshalSlow is Marshal through encoding/json: the value encoded, then
+// decoded and written again in canonical form. It is the definition the
+// direct writers (AppendValue, appendReflect) are held to.
+func marshalSlow(v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -44,7 +56,9 @@ func canonicalizeSlow(raw []byte) ([]byte, error) {
 	if err := dec.Decode(&x); err != nil {
 		return nil, err
 	}
-	if dec.More() {
+	// More would miss a stray closing bracket; anything but whitespace
+	// after the value is trailing data.
+	if len(bytes.TrimLeft(raw[dec.InputOffset():], " \t\r\n")) > 0 {
 		return nil, fmt.Errorf("canon: trailing data after JSON value")
 	}
 	var buf bytes.Buffer
@@ -120,6 +134,46 @@ func Number(lit string) (string, error) {
 		return "", fmt.Errorf("canon: number %q out of range", lit)
 	}
 	return FormatFloat(f), nil
+}
+
+// validNumber reports whether s is a JSON number literal (RFC 8259):
+// Number itself also takes Go's other spellings ("+1", "0x10", "1_0"),
+// which a json.Number must not carry into canonical text.
+func validNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // FormatFloat writes f as ECMAScript's Number.prototype.toString would.

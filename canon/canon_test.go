@@ -22,8 +22,17 @@ func TestCanonicalize(t *testing.T) {
 }
 
 func TestCanonicalizeRejectsTrailing(t *testing.T) {
-	if _, err := Canonicalize([]byte(`{} {}`)); err == nil {
-		t.Fatal("want error for trailing data")
+	// A stray closing bracket is trailing data too (a decoder's More
+	// reports no further value before it).
+	for _, in := range []string{`{} {}`, `"" }`, `1]`, `{"a":1}}`, `[] ] `, `null,`} {
+		if _, err := Canonicalize([]byte(in)); err == nil {
+			t.Errorf("Canonicalize(%s): want an error for trailing data", in)
+		}
+	}
+	for _, in := range []string{" {} \n", "\t1\r\n"} {
+		if _, err := Canonicalize([]byte(in)); err != nil {
+			t.Errorf("Canonicalize(%q): %v; whitespace around a value is not trailing data", in, err)
+		}
 	}
 }
 
