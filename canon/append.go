@@ -30,7 +30,7 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 	case int64:
 		return AppendInt(dst, x), nil
 	case json.Number:
-		if !validNumber(string(x)) {
+		if !ValidNumber(string(x)) {
 			return appendSlow(dst, v) // encoding/json's error, or its "0" for ""
 		}
 		s, err := Number(string(x))

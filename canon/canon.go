@@ -136,10 +136,10 @@ func Number(lit string) (string, error) {
 	return FormatFloat(f), nil
 }
 
-// validNumber reports whether s is a JSON number literal (RFC 8259):
+// ValidNumber reports whether s is a JSON number literal (RFC 8259):
 // Number itself also takes Go's other spellings ("+1", "0x10", "1_0"),
 // which a json.Number must not carry into canonical text.
-func validNumber(s string) bool {
+func ValidNumber(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++

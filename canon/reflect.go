@@ -55,7 +55,7 @@ func appendRV(dst []byte, v reflect.Value, depth int) ([]byte, bool) {
 		}
 		return append(dst, c...), true
 	case numberType:
-		if !validNumber(v.String()) {
+		if !ValidNumber(v.String()) {
 			return nil, false
 		}
 		s, err := Number(v.String())

@@ -68,9 +68,10 @@ type embedded struct {
 	X int `json:"x"`
 }
 
+// dupNames names two fields "A": encoding/json lets the tagged one win.
 type dupNames struct {
-	A int `json:"same"`
-	B int `json:"same"`
+	A int
+	B int `json:"A"`
 }
 
 type withArray struct {
@@ -222,8 +223,8 @@ func TestValidNumber(t *testing.T) {
 		"": false, "00": false, "01": false, "+1": false, "1.": false, ".5": false, "1e": false, "1e+": false,
 		"0x10": false, "1_0": false, "Inf": false, "NaN": false, "-": false, " 1": false, "1 ": false,
 	} {
-		if got := validNumber(s); got != want {
-			t.Errorf("validNumber(%q) = %v, want %v", s, got, want)
+		if got := ValidNumber(s); got != want {
+			t.Errorf("ValidNumber(%q) = %v, want %v", s, got, want)
 		}
 		if want {
 			if _, err := json.Marshal(json.Number(s)); err != nil {

@@ -10,9 +10,11 @@
 package chain
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/agentlab/agentlab/canon"
@@ -172,8 +174,24 @@ func NewEvent(prev *Event, runID string, seq int64, t time.Time, typ, node strin
 		return Event{}, fmt.Errorf("event %d (%s): data: %w", seq, typ, err)
 	}
 	e.Data = raw
-	e.Hash = hashid.Sum(e.appendCanonical(make([]byte, 0, e.size()), false)).String()
+	bp := scratch.Get().(*[]byte)
+	b := e.appendCanonical((*bp)[:0], false)
+	e.Hash = hashid.Sum(b).String()
+	putScratch(bp, b)
 	return e, nil
+}
+
+// scratch holds buffers for bytes that are hashed or copied and then
+// dropped: an event's hashed form, its data before it is cut to size.
+var scratch = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+// putScratch returns b's buffer to the pool unless it grew too large to
+// keep.
+func putScratch(bp *[]byte, b []byte) {
+	if cap(b) <= 64<<10 {
+		*bp = b[:0]
+		scratch.Put(bp)
+	}
 }
 
 func encodeData(data any) (json.RawMessage, error) {
@@ -190,5 +208,14 @@ func encodeData(data any) (json.RawMessage, error) {
 	}
 	// The same bytes as canon.Marshal (canon's FuzzAppendValueEqualsMarshal),
 	// without encoding a whole map only to decode and sort it again.
-	return canon.AppendValue(nil, data)
+	// Written into a scratch buffer and copied at its final size: one
+	// allocation instead of a buffer doubling its way up.
+	bp := scratch.Get().(*[]byte)
+	b, err := canon.AppendValue((*bp)[:0], data)
+	if err != nil {
+		return nil, err
+	}
+	out := bytes.Clone(b)
+	putScratch(bp, b)
+	return out, nil
 }

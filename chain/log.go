@@ -46,8 +46,7 @@ func ParseLog(name string, b []byte) ([]Event, []Problem, *TornTail, error) {
 		}
 		line := b[off : off+end]
 		last := off+end+1 == len(b)
-		e, canonical := decodeCanonicalLine(line)
-		if canonical {
+		if e, ok := ReadCanonicalLine(line); ok {
 			evs = append(evs, e)
 			off += end + 1
 			continue

@@ -46,7 +46,14 @@ func FromHasher(h *blake3.Hasher) ID {
 }
 
 // String returns "b3:<hex>".
-func (id ID) String() string { return Prefix + hex.EncodeToString(id[:]) }
+func (id ID) String() string {
+	// One allocation: the string itself (a hashed event, artifact and
+	// seal each name several).
+	var b [len(Prefix) + 2*len(id)]byte
+	copy(b[:], Prefix)
+	hex.Encode(b[len(Prefix):], id[:])
+	return string(b[:])
+}
 
 // Hex returns the 64 hex digits without prefix.
 func (id ID) Hex() string { return hex.EncodeToString(id[:]) }

@@ -306,8 +306,8 @@ func (b *bundle) writeEvidence(w io.Writer) error {
 // Limits applied when reading a bundle, so that a crafted file cannot
 // exhaust the verifier.
 const (
-	DefaultMaxBytes = 2 << 30 // the whole file, unless fsutil.VerifyCap is configured
-	MaxJSONDepth    = 200     // nesting of any embedded JSON value
+	DefaultMaxBytes = 2 << 30            // the whole file, unless fsutil.VerifyCap is configured
+	MaxJSONDepth    = chain.MaxDataDepth // nesting of any embedded JSON value (the event reader's own limit)
 	MaxEvents       = 10_000_000
 	MaxArtifacts    = 1_000_000
 )

@@ -55,7 +55,7 @@ func forChunks(n, workers int, f func(lo, hi int)) {
 }
 
 // parseLog is chain.ParseLog for large logs: lines in canonical form are
-// read by fastLine on every core, any other line by chain.ParseLog; if any
+// read by chain.ReadCanonicalLine on every core, any other line by chain.ParseLog; if any
 // line is not a clean canonical event, the whole log goes through
 // chain.ParseLog so that positions and messages are exact. It also
 // returns each event's line.
@@ -79,7 +79,7 @@ func parseLog(name string, b []byte, workers int) ([]chain.Event, []chain.Proble
 	var slow atomic.Bool
 	forChunks(len(lines), workerCount(workers), func(lo, hi int) {
 		for i := lo; i < hi && !slow.Load(); i++ {
-			e, ok := fastLineText(lines[i], text[starts[i]:starts[i]+len(lines[i])])
+			e, ok := chain.ReadCanonicalLineText(lines[i], text[starts[i]:starts[i]+len(lines[i])])
 			if !ok {
 				es, probs, torn, err := chain.ParseLog(name, append(lines[i][:len(lines[i]):len(lines[i])], '\n'))
 				if err != nil || len(probs) > 0 || torn != nil || len(es) != 1 {

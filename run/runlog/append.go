@@ -58,6 +58,9 @@ func (r *Run) Append(typ, node string, data any) (chain.Event, error) {
 	return evs[0], nil
 }
 
+// maxScratch bounds the line buffer a run keeps between batches.
+const maxScratch = 64 << 10
+
 // AppendBatch adds several events with one write and at most one fsync
 // (a group commit), all or nothing: if any event cannot be built nothing is
 // written.
@@ -98,9 +101,17 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 		// the keys, seq, time and quotes take under 128 bytes
 		size += len(out[i].Data) + len(out[i].Hash) + len(out[i].Prev) + len(out[i].Node) + len(out[i].Type) + 128
 	}
-	buf = make([]byte, 0, size)
+	// The lines are written to the file (or copied into a memory run's
+	// log) at once, so one buffer serves every batch of the run.
+	buf = r.scratch[:0]
+	if cap(buf) < size {
+		buf = make([]byte, 0, size)
+	}
 	for i := range out {
 		buf = append(out[i].AppendLine(buf), '\n')
+	}
+	if cap(buf) <= maxScratch {
+		r.scratch = buf[:0]
 	}
 	n, err := r.events.Write(buf)
 	if err != nil {

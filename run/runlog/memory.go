@@ -51,24 +51,29 @@ func (r *Run) open() bool {
 	return r.lock != nil
 }
 
-// memFile is the event log of a memory run: the buffers AppendBatch
-// wrote (each written once, never changed), joined when the log is read.
+// memLogCap is the room a memory run's log starts with: an evaluation's
+// case of a few nodes writes 2–3 KB.
+const memLogCap = 4 << 10
+
+// memFile is the event log of a memory run: the lines AppendBatch wrote,
+// in one buffer.
 type memFile struct {
 	name   string
-	chunks [][]byte
-	size   int
+	buf    []byte
 	closed bool
 }
 
 func (f *memFile) Read([]byte) (int, error) {
-	return 0, errors.New("runlog: a memory log is not read back")
+	return 0, errors.New("runlog: a memory run's log is not read back through its file")
 }
 func (f *memFile) Write(b []byte) (int, error) {
 	if f.closed {
 		return 0, fs.ErrClosed
 	}
-	f.chunks = append(f.chunks, b)
-	f.size += len(b)
+	if f.buf == nil {
+		f.buf = make([]byte, 0, max(len(b), memLogCap))
+	}
+	f.buf = append(f.buf, b...)
 	return len(b), nil
 }
 func (f *memFile) Close() error { f.closed = true; return nil }
@@ -78,32 +83,20 @@ func (f *memFile) Sync() error  { return nil }
 // Truncate cuts the log back to size bytes (a write that failed halfway;
 // a memory write never does).
 func (f *memFile) Truncate(size int64) error {
-	for f.size > int(size) && len(f.chunks) > 0 {
-		last := f.chunks[len(f.chunks)-1]
-		if cut := f.size - int(size); cut < len(last) {
-			f.chunks[len(f.chunks)-1] = last[:len(last)-cut]
-			f.size -= cut
-			break
-		}
-		f.chunks = f.chunks[:len(f.chunks)-1]
-		f.size -= len(last)
+	if size < int64(len(f.buf)) {
+		f.buf = f.buf[:size]
 	}
 	return nil
 }
 func (f *memFile) Stat() (fs.FileInfo, error) { return memInfo{f}, nil }
 
-// bytes joins the chunks.
-func (f *memFile) bytes() []byte {
-	if len(f.chunks) == 1 {
-		return f.chunks[0]
-	}
-	return bytes.Join(f.chunks, nil)
-}
+// bytes returns the log; appending to what it returns never changes it.
+func (f *memFile) bytes() []byte { return f.buf[:len(f.buf):len(f.buf)] }
 
 type memInfo struct{ f *memFile }
 
 func (i memInfo) Name() string       { return i.f.name }
-func (i memInfo) Size() int64        { return int64(i.f.size) }
+func (i memInfo) Size() int64        { return int64(len(i.f.buf)) }
 func (i memInfo) Mode() fs.FileMode  { return 0o644 }
 func (i memInfo) ModTime() time.Time { return time.Time{} }
 func (i memInfo) IsDir() bool        { return false }

@@ -112,6 +112,7 @@ type Run struct {
 	repaired string
 	st       store.Store
 	mem      *memFile // the log of a memory run (NewMemory); nil on disk
+	scratch  []byte   // AppendBatch's line buffer, kept for the next batch
 	lean     bool     // events appended are kept in memory without data (KeepData)
 }
 
@@ -315,12 +316,10 @@ func (r *Run) eventsShared() []chain.Event {
 	return r.log[:len(r.log):len(r.log)]
 }
 
-// Events returns a copy of the events written so far.
-func (r *Run) Events() []chain.Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]chain.Event(nil), r.log...)
-}
+// Events returns the events written so far. The slice is shared with the
+// run (appends never change an event once written): read it, do not
+// change its elements.
+func (r *Run) Events() []chain.Event { return r.eventsShared() }
 
 // Record returns the last record written or loaded.
 func (r *Run) Record() Record {
