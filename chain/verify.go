@@ -33,50 +33,70 @@ func (p Problem) String() string { return fmt.Sprintf("event %d: %s", p.Seq, p.M
 // recomputed one, so one edited event is reported once, at its own seq,
 // instead of at every later event.
 func VerifyChain(runID string, events []Event) []Problem {
+	l := NewLinker(runID)
 	var ps []Problem
+	for _, e := range events {
+		ps = l.Next(e, ps)
+	}
+	return ps
+}
+
+// Linker checks a chain one event at a time, for a reader that does not
+// keep the whole log: the checks of VerifyChain, in the same order with
+// the same messages.
+type Linker struct {
+	runID    string
+	prevHash string
+	prevSeq  int64
+	first    bool
+}
+
+// NewLinker starts a chain of run runID.
+func NewLinker(runID string) *Linker {
+	return &Linker{runID: runID, prevHash: Genesis(runID).String(), first: true}
+}
+
+// Next checks e as the event after the ones given so far and appends its
+// problems to ps.
+func (l *Linker) Next(e Event, ps []Problem) []Problem {
 	add := func(seq int64, format string, args ...any) {
 		ps = append(ps, Problem{Seq: seq, Message: fmt.Sprintf(format, args...)})
 	}
-	prevHash := Genesis(runID).String()
-	var prevSeq int64
-	for i, e := range events {
-		want := prevSeq + 1
-		switch {
-		case i == 0 && e.Seq != 1:
-			add(e.Seq, "first event has seq %d, want 1 (events before it are missing)", e.Seq)
-		case e.Seq == want:
-		case e.Seq > want:
-			if e.Seq == want+1 {
-				add(want, "missing: seq jumps from %d to %d", prevSeq, e.Seq)
-			} else {
-				add(want, "missing: seq jumps from %d to %d (events %d-%d absent)", prevSeq, e.Seq, want, e.Seq-1)
-			}
-		default:
-			add(e.Seq, "out of order: seq %d follows seq %d", e.Seq, prevSeq)
+	want := l.prevSeq + 1
+	switch {
+	case l.first && e.Seq != 1:
+		add(e.Seq, "first event has seq %d, want 1 (events before it are missing)", e.Seq)
+	case e.Seq == want:
+	case e.Seq > want:
+		if e.Seq == want+1 {
+			add(want, "missing: seq jumps from %d to %d", l.prevSeq, e.Seq)
+		} else {
+			add(want, "missing: seq jumps from %d to %d (events %d-%d absent)", l.prevSeq, e.Seq, want, e.Seq-1)
 		}
-		if e.Prev != prevHash {
-			if i == 0 {
-				add(e.Seq, "broken link: prev is %s, want the genesis value %s of run %q", short(e.Prev), short(prevHash), runID)
-			} else {
-				add(e.Seq, "broken link: prev is %s, but the event before it (seq %d) has hash %s", short(e.Prev), prevSeq, short(prevHash))
-			}
-		}
-		if e.Type == "" {
-			add(e.Seq, "empty type")
-		}
-		if _, err := time.Parse(TimeLayout, e.Time); err != nil {
-			add(e.Seq, "time %q is not RFC 3339 UTC with nine fractional digits", e.Time)
-		}
-		h, err := e.ComputeHash()
-		switch {
-		case err != nil:
-			add(e.Seq, "cannot hash: %v", err)
-		case h.String() != e.Hash:
-			add(e.Seq, "bad hash: stored %s, content hashes to %s (the event was altered)", short(e.Hash), h.Short())
-		}
-		prevHash = e.Hash
-		prevSeq = e.Seq
+	default:
+		add(e.Seq, "out of order: seq %d follows seq %d", e.Seq, l.prevSeq)
 	}
+	if e.Prev != l.prevHash {
+		if l.first {
+			add(e.Seq, "broken link: prev is %s, want the genesis value %s of run %q", short(e.Prev), short(l.prevHash), l.runID)
+		} else {
+			add(e.Seq, "broken link: prev is %s, but the event before it (seq %d) has hash %s", short(e.Prev), l.prevSeq, short(l.prevHash))
+		}
+	}
+	if e.Type == "" {
+		add(e.Seq, "empty type")
+	}
+	if _, err := time.Parse(TimeLayout, e.Time); err != nil {
+		add(e.Seq, "time %q is not RFC 3339 UTC with nine fractional digits", e.Time)
+	}
+	h, err := e.ComputeHash()
+	switch {
+	case err != nil:
+		add(e.Seq, "cannot hash: %v", err)
+	case h.String() != e.Hash:
+		add(e.Seq, "bad hash: stored %s, content hashes to %s (the event was altered)", short(e.Hash), h.Short())
+	}
+	l.prevHash, l.prevSeq, l.first = e.Hash, e.Seq, false
 	return ps
 }
 

@@ -294,7 +294,7 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 // assemble orders the finished cases and computes summaries, pairs, the
 // baseline comparison and the exit code.
 func assemble(res *Result, cases []Case, done map[Key]CaseResult, o Options) *Result {
-	res.Cases = res.Cases[:0]
+	res.Cases = make([]CaseResult, 0, len(done))
 	unrun := 0
 	for _, c := range cases {
 		if cr, ok := done[c.Key()]; ok {

@@ -5,18 +5,52 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentlab/agentlab/compile/expr"
 )
 
-// Render renders src once; see Template.Render.
+// Render renders src once; see Template.Render. The templates of a plan
+// are rendered again on every run (an evaluation renders the same prompt
+// for every question), so parsed templates are kept for the process.
 func Render(src string, env map[string]any) (string, error) {
+	t, err := parsed(src)
+	if err != nil {
+		return "", err
+	}
+	return t.Render(env)
+}
+
+// Bounds of the parsed-template cache: the templates of a few plans, not
+// text that happens to be rendered once.
+const (
+	maxCachedTemplates   = 1024
+	maxCachedTemplateLen = 16 << 10
+)
+
+var (
+	templateCache     sync.Map // source → *Template
+	templateCacheSize atomic.Int64
+)
+
+// parsed returns src's template, from the cache when it was parsed before.
+// A Template is never changed after Parse, so one serves every goroutine.
+func parsed(src string) (*Template, error) {
+	if t, ok := templateCache.Load(src); ok {
+		return t.(*Template), nil
+	}
 	t, issues := Parse(src)
 	if t == nil {
 		i := issues[0]
-		return "", fmt.Errorf("%s: %s (at byte %d); %s", i.Code, i.Message, i.Offset, i.Fix)
+		return nil, fmt.Errorf("%s: %s (at byte %d); %s", i.Code, i.Message, i.Offset, i.Fix)
 	}
-	return t.Render(env)
+	if len(src) <= maxCachedTemplateLen && templateCacheSize.Load() < maxCachedTemplates {
+		if _, loaded := templateCache.LoadOrStore(src, t); !loaded {
+			templateCacheSize.Add(1)
+		}
+	}
+	return t, nil
 }
 
 // MissingError reports a path that does not exist in env; a default

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,5 +178,76 @@ func TestLeanRunSealsFromDisk(t *testing.T) {
 	os.WriteFile(path, bytes.Replace(b, []byte(`"n":1`), []byte(`"n":2`), 1), 0o644)
 	if _, _, err := lean.Seal(plan); err == nil {
 		t.Error("a log changed on disk must not be sealed")
+	}
+}
+
+// TestLeanSealReadsLineByLine attacks the read-back of a lean run's log
+// for its seal: the log is edited, cut, reordered or padded on disk
+// before the seal; each must fail, except what lies after the events the
+// run wrote (a torn tail of a later write) and lines longer than the
+// reader's buffer, which must seal as the run that kept its data does.
+func TestLeanSealReadsLineByLine(t *testing.T) {
+	plan := hashid.Sum([]byte("plan")).String()
+	art := hashid.Sum([]byte("blob")).String()
+	big := strings.Repeat("x", 200<<10) // longer than the 64 KiB read buffer
+	build := func(lean bool) *Run {
+		r := createRun(t, t.TempDir(), "r1")
+		epoch := time.Unix(1700000000, 0).UTC()
+		r.PinClock(&epoch)
+		r.KeepData(!lean)
+		for _, p := range []Pending{
+			{Type: chain.TypeRunStarted, Data: map[string]any{"plan": plan}},
+			{Type: "eval.case", Node: "q1", Data: map[string]any{"text": big, "x_artifact": art}},
+			{Type: "eval.case", Node: "q2", Data: map[string]any{"n": 2}},
+			{Type: chain.TypeRunFinished, Data: map[string]any{"status": "succeeded"}},
+		} {
+			if _, err := r.Append(p.Type, p.Node, p.Data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	full := build(false)
+	defer full.Close()
+	_, want, err := full.Seal(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(b []byte) [][]byte { return bytes.SplitAfter(b, []byte("\n")) }
+	for _, tc := range []struct {
+		name string
+		edit func([]byte) []byte
+		ok   bool
+	}{
+		{"untouched", func(b []byte) []byte { return b }, true},
+		{"a torn tail after the events", func(b []byte) []byte { return append(b, `{"seq":5,"ty`...) }, true},
+		{"last line cut", func(b []byte) []byte { return b[:len(b)-10] }, false},
+		{"last line gone", func(b []byte) []byte { l := lines(b); return bytes.Join(l[:3], nil) }, false},
+		{"two lines swapped", func(b []byte) []byte { l := lines(b); l[1], l[2] = l[2], l[1]; return bytes.Join(l, nil) }, false},
+		{"a space in a line", func(b []byte) []byte { return bytes.Replace(b, []byte(`{"n":2}`), []byte(`{"n": 2}`), 1) }, false},
+		{"data edited", func(b []byte) []byte { return bytes.Replace(b, []byte(`{"n":2}`), []byte(`{"n":3}`), 1) }, false},
+		{"the artifact renamed", func(b []byte) []byte { return bytes.Replace(b, []byte(art), []byte(hashid.Sum(nil).String()), 1) }, false},
+		{"a line added before", func(b []byte) []byte { l := lines(b); return bytes.Join(append([][]byte{l[0]}, l...), nil) }, false},
+		{"empty", func([]byte) []byte { return nil }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lean := build(true)
+			defer lean.Close()
+			path := filepath.Join(lean.dir, EventsFile)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, tc.edit(b), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, got, err := lean.Seal(plan)
+			switch {
+			case tc.ok && (err != nil || got != want || len(s.Artifacts) != 1):
+				t.Fatalf("seal %s %v (%v), want %s", got, s.Artifacts, err, want)
+			case !tc.ok && err == nil:
+				t.Fatalf("sealed a log edited on disk: %s", got)
+			}
+		})
 	}
 }

@@ -411,21 +411,20 @@ func (r *Run) Seal(planHash string, finish ...func(*Record)) (chain.Seal, hashid
 		return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: sealing under plan %s, but the run was recorded with plan %s", r.id, planHash, rec.Plan)
 	}
 	evs := r.eventsShared()
+	verifyChain := r.mem == nil
 	if r.isLean() {
-		// The data was not kept: read the log back, as written.
-		full, probs, _, err := readEvents(filepath.Join(r.dir, EventsFile))
+		// The data was not kept: read the log back, as written, checking
+		// its chain on the way.
+		full, err := readLeanPrefix(r.id, filepath.Join(r.dir, EventsFile), len(evs))
 		if err != nil {
-			return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: %w", r.id, err)
+			return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: the event log read back is damaged: %w", r.id, err)
 		}
-		if len(probs) > 0 {
-			return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: the event log read back is damaged: %s", r.id, probs[0])
-		}
-		if len(full) < len(evs) || len(evs) > 0 && full[len(evs)-1].Hash != evs[len(evs)-1].Hash {
+		if len(evs) > 0 && full[len(evs)-1].Hash != evs[len(evs)-1].Hash {
 			return chain.Seal{}, hashid.ID{}, fmt.Errorf("run %s: %s changed on disk while the run was open", r.id, EventsFile)
 		}
-		evs = full[:len(evs)]
+		evs, verifyChain = full, false
 	}
-	s, err := sealEvents(r.id, planHash, evs, r.mem == nil)
+	s, err := sealEvents(r.id, planHash, evs, verifyChain)
 	if err != nil {
 		return chain.Seal{}, hashid.ID{}, err
 	}
