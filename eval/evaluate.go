@@ -273,8 +273,12 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range got {
-		done[k] = v
+	if len(done) == 0 {
+		done = got // a fresh evaluation: no second map of every case
+	} else {
+		for k, v := range got {
+			done[k] = v
+		}
 	}
 	res = assemble(res, cases, done, o)
 	if rec != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"sort"
@@ -344,33 +345,39 @@ func casesFrom(evs []chain.Event) (map[Key]CaseResult, error) {
 	return out, nil
 }
 
-// casesJSON is the canonical JSON array of cs, each case written again
-// (canonical bytes are not kept per case: on a large suite they would be
-// a good part of the evaluation's memory, and writing one is cheap).
-func (r *recorder) casesJSON(cs []CaseResult) ([]byte, error) {
-	out := make([]byte, 0, 600*len(cs)+2)
-	out = append(out, '[')
+// writeCasesJSON writes the canonical JSON array of cs, each case written
+// again without its address, one case at a time (canonical bytes are not
+// kept per case: on a large suite they would be a good part of the
+// evaluation's memory, and writing one is cheap).
+func writeCasesJSON(w io.Writer, cs []CaseResult) error {
+	buf := make([]byte, 0, 1024)
+	if _, err := w.Write([]byte{'['}); err != nil {
+		return err
+	}
 	for i := range cs {
+		buf = buf[:0]
 		if i > 0 {
-			out = append(out, ',')
+			buf = append(buf, ',')
 		}
 		c := cs[i]
 		c.Address = ""
 		var err error
-		if out, err = c.appendCanonical(out); err != nil {
-			return nil, err
+		if buf, err = c.appendCanonical(buf); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
 		}
 	}
-	return append(out, ']'), nil
+	_, err := w.Write([]byte{']'})
+	return err
 }
 
 // finish writes the summary artifact and run.finished, and seals.
 func (r *recorder) finish(res *Result) (string, error) {
-	cb, err := r.casesJSON(res.Cases)
-	if err != nil {
-		return "", err
-	}
-	casesID, err := r.rl.PutArtifact(cb)
+	// Streamed into the store: the array of a large evaluation is never
+	// held whole in memory.
+	casesID, err := r.rl.PutArtifactWriter(func(w io.Writer) error { return writeCasesJSON(w, res.Cases) })
 	if err != nil {
 		return "", err
 	}

@@ -400,7 +400,8 @@ func (p *parser) questions(n *yaml.Node, s *Suite) {
 		p.errf(n, CodeEmpty, "add at least one question", "questions: is empty")
 		return
 	}
-	seen := map[string]int{}
+	seen := make(map[string]int, len(n.Content))
+	s.Questions = make([]Question, 0, len(n.Content))
 	for _, qn := range n.Content {
 		m := p.mapping(qn, "a question", questionKeys)
 		if m == nil {

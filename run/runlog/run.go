@@ -1,6 +1,8 @@
 package runlog
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -544,6 +546,41 @@ func readRecord(dir string) (Record, bool, error) {
 		return Record{}, false, fmt.Errorf("%s: %w; run.json is damaged (it was not written like this by agentlab): restore it, or inspect the run with agentlab verify", p, describeJSON(b, err))
 	}
 	return rec, true, nil
+}
+
+// PutArtifactWriter stores the JSON document fill writes, exactly as
+// PutArtifact would store its bytes. While no secret is registered for
+// redaction the document is streamed into the store as it is written, so
+// a large one is never held whole; otherwise it is buffered, because
+// PutArtifact's redaction decodes the document first.
+func (r *Run) PutArtifactWriter(fill func(io.Writer) error) (hashid.ID, error) {
+	return r.putArtifactWriter(fill, redact.Active())
+}
+
+func (r *Run) putArtifactWriter(fill func(io.Writer) error, buffered bool) (hashid.ID, error) {
+	if buffered {
+		var b bytes.Buffer
+		if err := fill(&b); err != nil {
+			return hashid.ID{}, err
+		}
+		return r.PutArtifact(b.Bytes())
+	}
+	st, err := r.Store()
+	if err != nil {
+		return hashid.ID{}, err
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		bw := bufio.NewWriterSize(pw, 64<<10)
+		err := fill(bw)
+		if err == nil {
+			err = bw.Flush()
+		}
+		pw.CloseWithError(err)
+	}()
+	id, _, err := st.PutReader(pr)
+	pr.CloseWithError(io.ErrClosedPipe) // fill stops if the store stopped reading early
+	return id, err
 }
 
 // PutArtifactReader streams r into the artifact store without holding it
