@@ -274,13 +274,16 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	if len(done) == 0 {
-		done = got // a fresh evaluation: no second map of every case
+		// A fresh evaluation: the cases ran in their order, so they are
+		// the result as they stand (no map of every case, no copy).
+		res.Cases = got
+		res = summarize(res, len(cases)-len(got), o)
 	} else {
-		for k, v := range got {
-			done[k] = v
+		for _, c := range got {
+			done[c.Key()] = c
 		}
+		res = assemble(res, cases, done, o)
 	}
-	res = assemble(res, cases, done, o)
 	if rec != nil {
 		if res.Status == "complete" {
 			seal, err := rec.finish(res)
@@ -307,6 +310,12 @@ func assemble(res *Result, cases []Case, done map[Key]CaseResult, o Options) *Re
 			unrun++
 		}
 	}
+	return summarize(res, unrun, o)
+}
+
+// summarize records how many cases did not run and computes summaries,
+// pairs, the baseline comparison and the exit code of res.Cases.
+func summarize(res *Result, unrun int, o Options) *Result {
 	res.Unrun = unrun
 	if unrun > 0 {
 		res.Status = "incomplete"
@@ -323,10 +332,11 @@ func assemble(res *Result, cases []Case, done map[Key]CaseResult, o Options) *Re
 // runCases runs todo with o.Parallel workers. Finished cases go to one
 // writer, which appends whatever has accumulated as one batch (one fsync
 // for many cases while the workers keep going). It returns the scored
-// cases; those not started (cost cap or cancellation) are absent.
+// cases in the order of todo; those not started (cost cap or
+// cancellation) are absent.
 // spent is what earlier attempts of a resumed evaluation cost: the cap is
 // on the whole evaluation.
-func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent float64, commit func() error) (map[Key]CaseResult, error) {
+func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent float64, commit func() error) ([]CaseResult, error) {
 	par := o.Parallel
 	if par <= 0 {
 		par = o.Suite.Settings.Parallel
@@ -345,10 +355,10 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 		wg      sync.WaitGroup
 	)
 	results := make(chan finishedCase, 4*par)
-	out := make(map[Key]CaseResult, len(todo))
+	out := make([]CaseResult, 0, len(todo))
 	writeErr := make(chan error, 1)
 	go func() {
-		writeErr <- writeCases(results, rec, commit, out, o.Progress)
+		writeErr <- writeCases(results, rec, commit, &out, o.Progress)
 	}()
 	for w := 0; w < min(par, len(todo)); w++ {
 		wg.Add(1)
@@ -405,7 +415,7 @@ type finishedCase struct {
 // its batch; if the evaluation is killed meanwhile, --resume runs it
 // again. Progress is reported as cases finish. After a write error it
 // keeps draining (so workers never block) and returns the first error.
-func writeCases(results <-chan finishedCase, rec *recorder, commit func() error, out map[Key]CaseResult, progress func(CaseResult)) error {
+func writeCases(results <-chan finishedCase, rec *recorder, commit func() error, out *[]CaseResult, progress func(CaseResult)) error {
 	var firstErr error
 	waiting := map[int]*CaseResult{}
 	skipped := map[int]bool{}
@@ -435,7 +445,7 @@ func writeCases(results <-chan finishedCase, rec *recorder, commit func() error,
 			}
 		}
 		for _, c := range batch {
-			out[c.Key()] = *c
+			*out = append(*out, *c)
 		}
 		batch = batch[:0]
 	}
