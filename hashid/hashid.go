@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/zeebo/blake3"
 )
@@ -20,8 +21,20 @@ const Prefix = "b3:"
 // ID is a BLAKE3-256 digest.
 type ID [32]byte
 
-// Sum hashes b.
-func Sum(b []byte) ID { return ID(blake3.Sum256(b)) }
+// Sum hashes b. It hashes through a pooled Hasher rather than
+// blake3.Sum256, whose 9 KB of stack state makes every fresh goroutine
+// that hashes (an engine node, say) grow and copy its stack first.
+func Sum(b []byte) ID {
+	h := hashers.Get().(*blake3.Hasher)
+	h.Reset()
+	h.Write(b)
+	var id ID
+	h.Sum(id[:0])
+	hashers.Put(h)
+	return id
+}
+
+var hashers = sync.Pool{New: func() any { return blake3.New() }}
 
 // SumReader hashes everything r yields.
 func SumReader(r io.Reader) (ID, int64, error) {

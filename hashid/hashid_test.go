@@ -3,9 +3,12 @@ package hashid
 import (
 	"errors"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/zeebo/blake3"
 )
 
 // emptyHex is BLAKE3-256 of no bytes, from the BLAKE3 reference vectors.
@@ -107,5 +110,34 @@ func TestParseReadsEveryDigit(t *testing.T) {
 	}
 	if _, err := ParseHex(emptyHex); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSumEqualsBLAKE3 holds the pooled hasher to blake3.Sum256 on inputs
+// around the chunk size (1,024 bytes) and the hasher's 8 KiB buffer, in
+// any order, so that a reused hasher never carries one input into the
+// next.
+func TestSumEqualsBLAKE3(t *testing.T) {
+	sizes := []int{0, 1, 63, 64, 65, 1023, 1024, 1025, 2048, 8191, 8192, 8193, 100_000, 5, 1024}
+	for _, n := range sizes {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(i*7 + n)
+		}
+		if got, want := Sum(b), ID(blake3.Sum256(b)); got != want {
+			t.Errorf("Sum of %d bytes = %s, want %s", n, got, want)
+		}
+	}
+}
+
+func BenchmarkSum(b *testing.B) {
+	for _, n := range []int{300, 4096} {
+		data := make([]byte, n)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for range b.N {
+				Sum(data)
+			}
+		})
 	}
 }

@@ -150,6 +150,13 @@ func (g *graphRun) run(ctx context.Context) error {
 				}
 				continue
 			}
+			if inflight == 0 && len(decided) == 0 {
+				// The only node that can run: run it here rather than on
+				// a new goroutine, whose stack would grow (and be copied)
+				// on the way through the node while this one only waited.
+				resolve(g.runNode(ctx, gn))
+				continue
+			}
 			inflight++
 			go func(gn *gnode) { done <- g.runNode(ctx, gn) }(gn)
 		}
