@@ -115,6 +115,9 @@ func decodePayload(data json.RawMessage, get func(hashid.ID) ([]byte, error)) (p
 		}
 		data = b
 	}
+	if pl, ok := readPayload(data); ok {
+		return pl, nil
+	}
 	var pl payload
 	if err := json.Unmarshal(data, &pl); err != nil {
 		return payload{}, err

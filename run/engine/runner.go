@@ -133,6 +133,39 @@ func (p payload) canonical() ([]byte, error) {
 	return canon.AppendValue(nil, m)
 }
 
+// readPayload reads p.canonical()'s bytes back as json.Unmarshal into a
+// payload would, without reflection; ok is false when the canonical
+// reader does not take them (the caller then uses json.Unmarshal). A
+// fresh run and a resumed one read their payloads through it alike.
+func readPayload(b []byte) (p payload, ok bool) {
+	v, ok := canon.DecodeCanonical(b)
+	m, isMap := v.(map[string]any)
+	if !ok || !isMap {
+		return payload{}, false
+	}
+	for k, x := range m {
+		switch k {
+		case "output":
+			p.Output = x
+		case "vars":
+			if p.Vars, ok = x.(map[string]any); !ok && x != nil {
+				return payload{}, false
+			}
+		case "nodes":
+			if p.Nodes, ok = x.(map[string]any); !ok && x != nil {
+				return payload{}, false
+			}
+		case "port":
+			if p.Port, ok = x.(string); !ok {
+				return payload{}, false
+			}
+		default:
+			return payload{}, false
+		}
+	}
+	return p, true
+}
+
 // effects are what an executor changes besides its output.
 type effects struct {
 	vars  map[string]any
@@ -281,9 +314,11 @@ func (r *runner) finish(t *task, out any, eff effects) (execResult, error) {
 	if err != nil {
 		return execResult{}, fmt.Errorf("node %q: its output cannot be written as JSON: %v", t.id, err)
 	}
-	var norm payload
-	if err := json.Unmarshal(b, &norm); err != nil {
-		return execResult{}, fmt.Errorf("node %q: its output cannot be read back: %v", t.id, err)
+	norm, ok := readPayload(b)
+	if !ok {
+		if err := json.Unmarshal(b, &norm); err != nil {
+			return execResult{}, fmt.Errorf("node %q: its output cannot be read back: %v", t.id, err)
+		}
 	}
 	res := execResult{payload: norm}
 	if len(b) > r.inline {

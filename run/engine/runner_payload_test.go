@@ -2,7 +2,9 @@ package engine
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/agentlab/agentlab/canon"
@@ -32,5 +34,36 @@ func TestPayloadCanonicalEqualsMarshal(t *testing.T) {
 	}
 	if _, err := (payload{Output: math.Inf(1)}).canonical(); err == nil {
 		t.Error("an infinite output must be refused")
+	}
+}
+
+// TestReadPayloadEqualsUnmarshal: a node's payload read back without
+// reflection is what json.Unmarshal reads, for every field and the
+// shapes at their edges; anything else is left to json.Unmarshal.
+func TestReadPayloadEqualsUnmarshal(t *testing.T) {
+	for _, p := range []payload{
+		{},
+		{Output: "text"},
+		{Output: map[string]any{"text": "a\nb", "n": 1.5, "list": []any{1, nil, true}}, Vars: map[string]any{"v": map[string]any{}}, Nodes: map[string]any{"a": 1}, Port: "yes"},
+		{Output: []any{}, Vars: map[string]any{"x": nil}},
+		{Output: nil, Port: "p"},
+	} {
+		b, err := p.canonical()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want payload
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := readPayload(b)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read %#v (%v), json.Unmarshal %#v", b, got, ok, want)
+		}
+	}
+	for _, b := range []string{`{"output":1,"other":2}`, `{"port":3}`, `{"vars":[1]}`, `[1]`, `{"output": 1}`, `{"nodes":"x"}`} {
+		if _, ok := readPayload([]byte(b)); ok {
+			t.Errorf("%s: read as a payload; json.Unmarshal must decide", b)
+		}
 	}
 }
