@@ -143,7 +143,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		return v.Str, true
 	case kInt:
-		if v.Kind != vScalar || v.Tag != "!!int" {
+		if v.Kind != vScalar || v.Tag != tagInt {
 			return typeErr("an integer")
 		}
 		n, err := strconv.ParseInt(v.Str, 0, 64)
@@ -155,7 +155,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		return n, true
 	case kNum:
-		if v.Kind != vScalar || (v.Tag != "!!int" && v.Tag != "!!float") {
+		if v.Kind != vScalar || (v.Tag != tagInt && v.Tag != tagFloat) {
 			return typeErr("a number")
 		}
 		x, ok := parseNumber(v)
@@ -167,7 +167,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		return x, true
 	case kBool:
-		if v.Kind != vScalar || v.Tag != "!!bool" {
+		if v.Kind != vScalar || v.Tag != tagBool {
 			return typeErr("true or false")
 		}
 		b, _ := strconv.ParseBool(strings.ToLower(v.Str))
@@ -283,7 +283,7 @@ func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // refused because JSON cannot carry them.
 func parseNumber(v *V) (float64, bool) {
 	s := strings.ReplaceAll(v.Str, "_", "")
-	if v.Tag == "!!int" {
+	if v.Tag == tagInt {
 		if n, err := strconv.ParseInt(v.Str, 0, 64); err == nil {
 			return float64(n), true
 		}
@@ -313,17 +313,17 @@ func (d *decoder) plain(v *V, path string, tmpl bool) any {
 		return l
 	}
 	switch v.Tag {
-	case "!!null":
+	case tagNull:
 		return nil
-	case "!!bool":
+	case tagBool:
 		b, _ := strconv.ParseBool(strings.ToLower(v.Str))
 		return b
-	case "!!int":
+	case tagInt:
 		if n, err := strconv.ParseInt(v.Str, 0, 64); err == nil {
 			return n
 		}
 		fallthrough
-	case "!!float":
+	case tagFloat:
 		if x, ok := parseNumber(v); ok {
 			return x
 		}

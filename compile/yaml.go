@@ -378,13 +378,15 @@ type converter struct {
 	file    string
 	l       *diag.List
 	anchors map[*yaml.Node]*anchored
-	written int  // values written in the file
-	cycle   bool // an alias refers to the value that contains it
-	block   []V  // unused Vs of the current block (newV)
+	written int    // values written in the file
+	cycle   bool   // an alias refers to the value that contains it
+	block   []V    // unused Vs of the current block (newV)
+	lists   [][]*V // unused child lists of the current block (setKids)
 }
 
-// vBlock is how many Vs newV allocates at once: one allocation instead of
-// 256, and no rounding of each V up to an allocator size class.
+// vBlock is how many Vs (or child lists) newV (setKids) allocates at
+// once: one allocation instead of 256, and no rounding of each up to an
+// allocator size class.
 const vBlock = 256
 
 // newV returns a zero V from the current block.
@@ -395,6 +397,21 @@ func (c *converter) newV() *V {
 	v := &c.block[0]
 	c.block = c.block[1:]
 	return v
+}
+
+// setKids makes kids v's child list, with its header from the current
+// block of lists.
+func (c *converter) setKids(v *V, kids []*V) {
+	if len(kids) == 0 {
+		return
+	}
+	if len(c.lists) == 0 {
+		c.lists = make([][]*V, vBlock)
+	}
+	l := &c.lists[0]
+	c.lists = c.lists[1:]
+	*l = kids
+	v.kids = l
 }
 
 const sizeCap = 1 << 40
@@ -411,14 +428,14 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 	if n.Kind == yaml.AliasNode {
 		t := n.Alias
 		if t == nil {
-			return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
+			return &V{Kind: vScalar, Tag: tagNull, Line: int32(n.Line), Col: int32(n.Column)}, 1
 		}
 		if a := c.anchors[t]; a != nil {
 			if a.busy {
 				c.cycle = true
 				c.l.Errorf(c.file, diag.Pos{Line: n.Line, Col: n.Column}, "E-YAML-ALIAS-CYCLE", "an anchor cannot contain an alias to itself",
 					"alias *%s refers to the value that contains it", n.Value)
-				return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
+				return &V{Kind: vScalar, Tag: tagNull, Line: int32(n.Line), Col: int32(n.Column)}, 1
 			}
 			return a.v, a.size
 		}
@@ -438,25 +455,26 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 		if len(n.Content) > 0 {
 			return c.conv(n.Content[0])
 		}
-		v.Tag = "!!null"
+		v.Tag = tagNull
 	case yaml.ScalarNode:
 		v.Kind = vScalar
-		v.Tag = n.ShortTag()
+		v.Tag = tagOf(n.ShortTag())
 		v.Str = n.Value
 	case yaml.SequenceNode:
 		v.Kind = vSeq
-		v.kids = make([]*V, 0, len(n.Content))
+		kids := make([]*V, 0, len(n.Content))
 		for i, e := range n.Content {
 			ev, es := c.conv(e)
-			v.kids = append(v.kids, ev)
+			kids = append(kids, ev)
 			size = addSize(size, es)
 			n.Content[i] = nil // see release
 		}
+		c.setKids(v, kids)
 	case yaml.MappingNode:
 		v.Kind = vMap
 		size = c.mapping(n, v)
 	default:
-		v.Tag = "!!null"
+		v.Tag = tagNull
 	}
 	if a != nil {
 		a.v, a.size, a.busy = v, size, false
@@ -492,7 +510,7 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 			continue
 		}
 		k := c.newV()
-		*k = V{Kind: vScalar, Tag: "!!str", Str: kn.Value, Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
+		*k = V{Kind: vScalar, Tag: tagStr, Str: kn.Value, Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
 		if prev, dup := first[kn.Value]; dup {
 			c.l.Errorf(c.file, k.Pos(), "E-YAML-DUPKEY", "remove one of the two entries",
 				"key %q is already defined at line %d, column %d", kn.Value, prev.Line, prev.Col)
@@ -536,9 +554,9 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 		}
 	}
 	if len(keys) == half && len(vals) == half && (half == 0 || &keys[0] == &buf[0]) {
-		v.kids = buf
+		c.setKids(v, buf)
 	} else {
-		v.kids = append(append(make([]*V, 0, len(keys)+len(vals)), keys...), vals...)
+		c.setKids(v, append(append(make([]*V, 0, len(keys)+len(vals)), keys...), vals...))
 	}
 	return size
 }
