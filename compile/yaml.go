@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -26,23 +27,35 @@ const MaxFileSize = 32 << 20
 // ("billion laughs"): ordinary reuse of an anchor stays far below it.
 const aliasSlack = 1_000_000
 
-// source is a loaded file: its bytes, where each line starts, and the
-// positioned value tree.
+// source is a loaded file: its bytes and, once a position is first asked
+// for, where each line starts.
 type source struct {
-	file       string
-	src        []byte
-	lineStarts []int
+	file  string
+	src   []byte
+	once  sync.Once
+	lines []int // see lineStarts
 }
 
 func newSource(file string, src []byte) *source {
-	s := &source{file: file, src: src, lineStarts: []int{0}}
-	// YAML breaks lines at \n, \r\n and a lone \r.
-	for i, b := range src {
-		if b == '\n' || (b == '\r' && (i+1 == len(src) || src[i+1] != '\n')) {
-			s.lineStarts = append(s.lineStarts, i+1)
+	return &source{file: file, src: src}
+}
+
+// lineStarts returns the byte offset at which each line starts. It is
+// built on first use: only diagnostics need it, so a clean compile of a
+// large flow neither scans the file for it nor keeps it.
+func (s *source) lineStarts() []int {
+	s.once.Do(func() {
+		// Sized once: \n and \r bound the number of line breaks.
+		n := 1 + bytes.Count(s.src, []byte{'\n'}) + bytes.Count(s.src, []byte{'\r'})
+		s.lines = make([]int, 1, n)
+		// YAML breaks lines at \n, \r\n and a lone \r.
+		for i, b := range s.src {
+			if b == '\n' || (b == '\r' && (i+1 == len(s.src) || s.src[i+1] != '\n')) {
+				s.lines = append(s.lines, i+1)
+			}
 		}
-	}
-	return s
+	})
+	return s.lines
 }
 
 // posOf converts a byte offset in the file into a 1-based line and a
@@ -54,24 +67,26 @@ func (s *source) posOf(off int) diag.Pos {
 	if off > len(s.src) {
 		off = len(s.src)
 	}
-	lo, hi := 0, len(s.lineStarts)-1
+	starts := s.lineStarts()
+	lo, hi := 0, len(starts)-1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if s.lineStarts[mid] <= off {
+		if starts[mid] <= off {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	return diag.Pos{Line: lo + 1, Col: utf8.RuneCount(s.src[s.lineStarts[lo]:off]) + 1}
+	return diag.Pos{Line: lo + 1, Col: utf8.RuneCount(s.src[starts[lo]:off]) + 1}
 }
 
 // offsetOf converts a 1-based line and character column into a byte offset.
 func (s *source) offsetOf(line, col int) int {
-	if line < 1 || line > len(s.lineStarts) {
+	starts := s.lineStarts()
+	if line < 1 || line > len(starts) {
 		return len(s.src)
 	}
-	p := s.lineStarts[line-1]
+	p := starts[line-1]
 	for c := 1; c < col && p < len(s.src) && s.src[p] != '\n'; c++ {
 		_, w := utf8.DecodeRune(s.src[p:])
 		p += w
@@ -188,8 +203,9 @@ func reportSyntax(s *source, err error, l *diag.List) {
 		}
 	}
 	// A tab in the indentation of any line up to the error is the cause.
-	for i := 0; i < len(s.lineStarts) && i < p.Line+1; i++ {
-		line := s.src[s.lineStarts[i]:]
+	starts := s.lineStarts()
+	for i := 0; i < len(starts) && i < p.Line+1; i++ {
+		line := s.src[starts[i]:]
 		for j, b := range line {
 			if b == '\t' {
 				l.Errorf(s.file, diag.Pos{Line: i + 1, Col: j + 1}, "E-YAML-TAB", "indent with spaces; YAML does not allow tabs for indentation",
@@ -201,8 +217,8 @@ func reportSyntax(s *source, err error, l *diag.List) {
 			}
 		}
 	}
-	if p.Line > len(s.lineStarts) {
-		p.Line = len(s.lineStarts)
+	if p.Line > len(starts) {
+		p.Line = len(starts)
 	}
 	l.Errorf(s.file, p, "E-YAML-SYNTAX", fix, "invalid YAML: %s", msg)
 }
@@ -242,11 +258,12 @@ func locateSyntax(s *source, full string) (p diag.Pos, quote, ok bool) {
 	if len(s.src) > maxLocateSize {
 		return p, false, false
 	}
-	n := len(s.lineStarts)
+	starts := s.lineStarts()
+	n := len(starts)
 	prefixErr := func(k int) string {
 		end := len(s.src)
 		if k < n {
-			end = s.lineStarts[k]
+			end = starts[k]
 		}
 		var doc yaml.Node
 		if err := yaml.Unmarshal(s.src[:end], &doc); err != nil {
@@ -282,10 +299,11 @@ func locateSyntax(s *source, full string) (p diag.Pos, quote, ok bool) {
 
 // lineText returns line (1-based) without its line break.
 func (s *source) lineText(line int) []byte {
-	start := s.lineStarts[line-1]
+	starts := s.lineStarts()
+	start := starts[line-1]
 	end := len(s.src)
-	if line < len(s.lineStarts) {
-		end = s.lineStarts[line]
+	if line < len(starts) {
+		end = starts[line]
 	}
 	return bytes.TrimRight(s.src[start:end], "\r\n")
 }
@@ -354,11 +372,11 @@ func hasDocMarker(src []byte) bool {
 
 // secondDocPos finds the `---` that starts a second document.
 func secondDocPos(s *source, firstLine int) diag.Pos {
-	for i := range s.lineStarts {
+	for i, start := range s.lineStarts() {
 		if i+1 <= firstLine {
 			continue
 		}
-		if bytes.HasPrefix(s.src[s.lineStarts[i]:], []byte("---")) {
+		if bytes.HasPrefix(s.src[start:], []byte("---")) {
 			return diag.Pos{Line: i + 1, Col: 1}
 		}
 	}
@@ -493,8 +511,8 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 // (`<<: *base`), as YAML 1.1 merge keys specify.
 func (c *converter) mapping(n *yaml.Node, v *V) int {
 	size := 1
-	first := make(map[string]*V, len(n.Content)/2)
 	half := len(n.Content) / 2
+	var seen keySet
 	buf := make([]*V, 2*half) // keys then values: v.kids when every entry is kept
 	keys, vals := buf[:0:half], buf[half:half]
 	var merges []*yaml.Node
@@ -511,12 +529,12 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 		}
 		k := c.newV()
 		*k = V{Kind: vScalar, Tag: tagStr, Str: kn.Value, Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
-		if prev, dup := first[kn.Value]; dup {
+		if prev := seen.find(keys, kn.Value); prev != nil {
 			c.l.Errorf(c.file, k.Pos(), "E-YAML-DUPKEY", "remove one of the two entries",
 				"key %q is already defined at line %d, column %d", kn.Value, prev.Line, prev.Col)
 			continue
 		}
-		first[kn.Value] = k
+		seen.add(keys, k)
 		val, vs := c.conv(vn)
 		n.Content[i], n.Content[i+1] = nil, nil // see release
 		keys = append(keys, k)
@@ -539,10 +557,10 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 				continue
 			}
 			for i, k := range sv.Keys() {
-				if _, ok := first[k.Str]; ok {
+				if seen.find(keys, k.Str) != nil {
 					continue
 				}
-				first[k.Str] = k
+				seen.add(keys, k)
 				keys = append(keys, k)
 				vals = append(vals, sv.Vals()[i])
 				size = addSize(size, expandedSize(sv.Vals()[i], 0)+1)
@@ -559,6 +577,44 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 		c.setKids(v, append(append(make([]*V, 0, len(keys)+len(vals)), keys...), vals...))
 	}
 	return size
+}
+
+// smallMapping is the most keys a mapping may have for its duplicate
+// keys to be found by scanning the keys kept so far rather than through a
+// map: nearly every mapping of a flow is this small, and a map per mapping
+// was a large share of the loader's allocations.
+const smallMapping = 16
+
+// keySet finds the keys of one mapping already kept: by scanning them
+// while there are few, through m once there are more (written or merged).
+type keySet struct {
+	m map[string]*V
+}
+
+// find returns the key named name among keys (the keys kept so far), or nil.
+func (s *keySet) find(keys []*V, name string) *V {
+	if s.m != nil {
+		return s.m[name]
+	}
+	for _, k := range keys {
+		if k.Str == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// add records k, about to be appended to keys.
+func (s *keySet) add(keys []*V, k *V) {
+	if s.m == nil && len(keys) >= smallMapping {
+		s.m = make(map[string]*V, 2*len(keys))
+		for _, x := range keys {
+			s.m[x.Str] = x
+		}
+	}
+	if s.m != nil {
+		s.m[k.Str] = k
+	}
 }
 
 // expandedSize counts the values under v, stopping early past the cap.
