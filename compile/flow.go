@@ -32,7 +32,7 @@ type flow struct {
 	roots  []string        // where the files the flow names may be (paths.go)
 
 	// Filled by the graph pass.
-	preds, succs [][]int32
+	preds, succs adjacency
 	outPorts     []map[string]bool
 	topo         []int32 // position in its graph's topological order, -1 on a cycle
 
