@@ -176,8 +176,11 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		if v.Kind != vScalar || v.IsNull() {
 			return typeErr("one of " + strings.Join(f.enum, ", "))
 		}
-		for _, e := range f.enum {
+		for i, e := range f.enum {
 			if v.Str == e {
+				if i < len(f.enumAny) {
+					return f.enumAny[i], true // no allocation per value
+				}
 				return e, true
 			}
 		}

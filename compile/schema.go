@@ -40,6 +40,7 @@ type field struct {
 	req     bool
 	def     any
 	enum    []string
+	enumAny []any // enum's values as interfaces, shared by every decoded value
 	ctx     expr.Context
 	sub     *schema
 	elem    *field
@@ -65,6 +66,12 @@ func newSchema(what string, fields ...*field) *schema {
 	for _, f := range fields {
 		s.byName[f.name] = f
 		s.names = append(s.names, f.name)
+		if len(f.enum) > 0 && f.enumAny == nil {
+			f.enumAny = make([]any, len(f.enum))
+			for i, e := range f.enum {
+				f.enumAny[i] = e
+			}
+		}
 	}
 	sort.Strings(s.names)
 	return s
