@@ -128,7 +128,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		if v.Kind != vScalar || v.IsNull() {
 			return typeErr("a string")
 		}
-		if f.pattern != nil && !f.pattern.MatchString(v.Str) {
+		if f.pattern != nil && !matches(f.pattern, v.Str) {
 			d.errf(v, "E-SCHEMA-PATTERN", "write "+f.patDesc,
 				"%q is not a valid value for %q: expected %s", v.Str, path, f.patDesc)
 			return nil, false
@@ -248,7 +248,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		out := make(map[string]any, len(v.Keys()))
 		for i, k := range v.Keys() {
-			if !identRe.MatchString(k.Str) {
+			if !isIdent(k.Str) {
 				d.errf(k, "E-SCHEMA-PATTERN", "use letters, digits and _ (starting with a letter or _)",
 					"%q is not a valid name in %q", k.Str, path)
 				continue

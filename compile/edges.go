@@ -56,7 +56,7 @@ func (f *flow) parseEdgeString(v *V) []edgeInfo {
 			ep.port = port
 			ep.portOff = ep.idOff + len(id) + 1
 		}
-		bad := !idRe.MatchString(id) || (hasPort && !identRe.MatchString(port))
+		bad := !isID(id) || (hasPort && !isIdent(port))
 		if bad {
 			f.l.Errorf(f.src.file, f.src.posIn(v, ep.idOff), "E-SCHEMA-EDGE",
 				"write an edge as \"a -> b\" or \"a.port -> b\", where a and b are node ids",

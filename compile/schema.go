@@ -117,6 +117,47 @@ func (f *field) match(re *lazyre.Regexp, desc string) *field {
 	return f
 }
 
+// matches reports whether s matches re. The two patterns every node id
+// and edge is checked against are tested byte by byte (exactly what the
+// expressions say; TestIDPatternsAgree holds them to it), at a fraction
+// of a regular expression's cost.
+func matches(re *lazyre.Regexp, s string) bool {
+	switch re {
+	case idRe:
+		return isID(s)
+	case identRe:
+		return isIdent(s)
+	}
+	return re.MatchString(s)
+}
+
+// isID reports whether s matches idRe: ^[a-z][a-z0-9_]*$.
+func isID(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// isIdent reports whether s matches identRe: ^[A-Za-z_][A-Za-z0-9_]*$.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 var (
 	idRe     = lazyre.New(`^[a-z][a-z0-9_]*$`)
 	identRe  = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
