@@ -27,17 +27,18 @@ const MaxFileSize = 32 << 20
 // ("billion laughs"): ordinary reuse of an anchor stays far below it.
 const aliasSlack = 1_000_000
 
-// source is a loaded file: its bytes and, once a position is first asked
-// for, where each line starts.
+// source is a loaded file: its text and, once a position is first asked
+// for, where each line starts. The text is a string so that scalars can
+// share it (converter.str) instead of keeping the parser's copies.
 type source struct {
 	file  string
-	src   []byte
+	src   string
 	once  sync.Once
 	lines []int // see lineStarts
 }
 
 func newSource(file string, src []byte) *source {
-	return &source{file: file, src: src}
+	return &source{file: file, src: string(src)}
 }
 
 // lineStarts returns the byte offset at which each line starts. It is
@@ -46,11 +47,11 @@ func newSource(file string, src []byte) *source {
 func (s *source) lineStarts() []int {
 	s.once.Do(func() {
 		// Sized once: \n and \r bound the number of line breaks.
-		n := 1 + bytes.Count(s.src, []byte{'\n'}) + bytes.Count(s.src, []byte{'\r'})
+		n := 1 + strings.Count(s.src, "\n") + strings.Count(s.src, "\r")
 		s.lines = make([]int, 1, n)
 		// YAML breaks lines at \n, \r\n and a lone \r.
-		for i, b := range s.src {
-			if b == '\n' || (b == '\r' && (i+1 == len(s.src) || s.src[i+1] != '\n')) {
+		for i := 0; i < len(s.src); i++ {
+			if b := s.src[i]; b == '\n' || (b == '\r' && (i+1 == len(s.src) || s.src[i+1] != '\n')) {
 				s.lines = append(s.lines, i+1)
 			}
 		}
@@ -77,7 +78,7 @@ func (s *source) posOf(off int) diag.Pos {
 			hi = mid - 1
 		}
 	}
-	return diag.Pos{Line: lo + 1, Col: utf8.RuneCount(s.src[starts[lo]:off]) + 1}
+	return diag.Pos{Line: lo + 1, Col: utf8.RuneCountInString(s.src[starts[lo]:off]) + 1}
 }
 
 // offsetOf converts a 1-based line and character column into a byte offset.
@@ -88,7 +89,7 @@ func (s *source) offsetOf(line, col int) int {
 	}
 	p := starts[line-1]
 	for c := 1; c < col && p < len(s.src) && s.src[p] != '\n'; c++ {
-		_, w := utf8.DecodeRune(s.src[p:])
+		_, w := utf8.DecodeRuneInString(s.src[p:])
 		p += w
 	}
 	return p
@@ -100,12 +101,20 @@ var yamlLineRe = lazyre.New(`line (\d+)(?:, column (\d+))?`)
 // Every problem becomes a diagnostic; load returns nil when there is no
 // usable tree. It never panics on any input.
 func load(file string, src []byte, l *diag.List) (root *V, s *source) {
-	s = newSource(file, src)
+	// The text is copied into the source once the parser is done with the
+	// bytes (or for a message), so that the two are not both held while
+	// the parser's tree is built.
+	text := func() *source {
+		if s == nil {
+			s = newSource(file, src)
+		}
+		return s
+	}
 	if limit := fsutil.FlowCap.Bytes(); int64(len(src)) > limit {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-TOO-LARGE",
 			"split the file or make it smaller; "+fsutil.FlowCap.Hint(),
 			"file is %d bytes, larger than the %s cap of %d bytes", len(src), fsutil.FlowCap.Key, limit)
-		return nil, s
+		return nil, text()
 	}
 	if !utf8.Valid(src) {
 		off := 0
@@ -116,7 +125,7 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 			}
 			off += w
 		}
-		l.Errorf(file, s.posOf(off), "E-YAML-ENCODING", "save the file as UTF-8",
+		l.Errorf(file, text().posOf(off), "E-YAML-ENCODING", "save the file as UTF-8",
 			"file is not valid UTF-8 (byte 0x%02x at offset %d)", src[off], off)
 		return nil, s
 	}
@@ -125,6 +134,7 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 			l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-SYNTAX", "check the YAML syntax near the start of the file",
 				"the YAML parser could not read this file: %v", r)
 			root = nil
+			text()
 		}
 	}()
 	var doc yaml.Node
@@ -132,7 +142,7 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 		// The common case: yaml.Unmarshal parses from the byte slice,
 		// about a fifth faster than a Decoder reading from an io.Reader.
 		if err := yaml.Unmarshal(src, &doc); err != nil {
-			reportSyntax(s, err, l)
+			reportSyntax(text(), err, l)
 			return nil, s
 		}
 	} else {
@@ -142,27 +152,28 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 			if errors.Is(err, io.EOF) {
 				l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`",
 					"file is empty")
-				return nil, s
+				return nil, text()
 			}
-			reportSyntax(s, err, l)
+			reportSyntax(text(), err, l)
 			return nil, s
 		}
 		var next yaml.Node
 		if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
 			p := diag.Pos{Line: next.Line, Col: 1}
 			if err != nil || next.Line == 0 {
-				p = secondDocPos(s, doc.Line)
+				p = secondDocPos(text(), doc.Line)
 			}
 			l.Errorf(file, p, "E-YAML-MULTIDOC", "put each flow in its own file and remove the `---` separator",
 				"file holds more than one YAML document; a flow file holds exactly one")
-			return nil, s
+			return nil, text()
 		}
 	}
+	text()
 	if len(doc.Content) == 0 {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`", "file is empty")
 		return nil, s
 	}
-	c := &converter{file: file, l: l, anchors: map[*yaml.Node]*anchored{}}
+	c := &converter{file: file, l: l, anchors: map[*yaml.Node]*anchored{}, src: s.src}
 	root, size := c.conv(doc.Content[0])
 	if c.cycle {
 		return nil, s
@@ -266,7 +277,7 @@ func locateSyntax(s *source, full string) (p diag.Pos, quote, ok bool) {
 			end = starts[k]
 		}
 		var doc yaml.Node
-		if err := yaml.Unmarshal(s.src[:end], &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(s.src[:end]), &doc); err != nil {
 			return err.Error()
 		}
 		return ""
@@ -298,14 +309,14 @@ func locateSyntax(s *source, full string) (p diag.Pos, quote, ok bool) {
 }
 
 // lineText returns line (1-based) without its line break.
-func (s *source) lineText(line int) []byte {
+func (s *source) lineText(line int) string {
 	starts := s.lineStarts()
 	start := starts[line-1]
 	end := len(s.src)
 	if line < len(starts) {
 		end = starts[line]
 	}
-	return bytes.TrimRight(s.src[start:end], "\r\n")
+	return strings.TrimRight(s.src[start:end], "\r\n")
 }
 
 // firstCol is the column of the first character of line that is not
@@ -319,7 +330,7 @@ func (s *source) firstCol(line int) int {
 	if i == len(t) {
 		return 1
 	}
-	return utf8.RuneCount(t[:i]) + 1
+	return utf8.RuneCountInString(t[:i]) + 1
 }
 
 // openQuoteCol is the column of the quote on line that is left open: the
@@ -345,7 +356,7 @@ func (s *source) openQuoteCol(line int) int {
 	if inside == 0 || open < 0 {
 		return s.firstCol(line)
 	}
-	return utf8.RuneCount(t[:open]) + 1
+	return utf8.RuneCountInString(t[:open]) + 1
 }
 
 // hasDocMarker reports whether any line starts with a document marker
@@ -376,7 +387,7 @@ func secondDocPos(s *source, firstLine int) diag.Pos {
 		if i+1 <= firstLine {
 			continue
 		}
-		if bytes.HasPrefix(s.src[start:], []byte("---")) {
+		if strings.HasPrefix(s.src[start:], "---") {
 			return diag.Pos{Line: i + 1, Col: 1}
 		}
 	}
@@ -400,6 +411,45 @@ type converter struct {
 	cycle   bool   // an alias refers to the value that contains it
 	block   []V    // unused Vs of the current block (newV)
 	lists   [][]*V // unused child lists of the current block (setKids)
+
+	// src is the file's text; line and lineAt are the line str reached
+	// last and the offset it starts at.
+	src    string
+	line   int
+	lineAt int
+}
+
+// str returns the value of scalar n. When the file spells the value out
+// where n starts (a plain or quoted scalar without escapes or line
+// breaks, on a line of ASCII before it: nearly every scalar of a flow),
+// the value is that part of the file's text, which the source keeps
+// anyway, and the parser's copy of it can be freed.
+func (c *converter) str(n *yaml.Node) string {
+	val := n.Value
+	if val == "" || n.Line < 1 || n.Column < 1 {
+		return val
+	}
+	if n.Line < c.line || c.line == 0 {
+		if n.Line < c.line { // going back (an alias or a merge): rare, keep the copy
+			return val
+		}
+		c.line, c.lineAt = 1, 0
+	}
+	for c.line < n.Line {
+		i := strings.IndexByte(c.src[c.lineAt:], '\n')
+		if i < 0 {
+			return val
+		}
+		c.lineAt += i + 1
+		c.line++
+	}
+	at := c.lineAt + n.Column - 1
+	for _, o := range [2]int{at, at + 1} { // at the value, or after its opening quote
+		if o+len(val) <= len(c.src) && c.src[o:o+len(val)] == val {
+			return c.src[o : o+len(val)]
+		}
+	}
+	return val
 }
 
 // vBlock is how many Vs (or child lists) newV (setKids) allocates at
@@ -477,7 +527,7 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 	case yaml.ScalarNode:
 		v.Kind = vScalar
 		v.Tag = tagOf(n.ShortTag())
-		v.Str = n.Value
+		v.Str = c.str(n)
 	case yaml.SequenceNode:
 		v.Kind = vSeq
 		kids := make([]*V, 0, len(n.Content))
@@ -528,7 +578,7 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 			continue
 		}
 		k := c.newV()
-		*k = V{Kind: vScalar, Tag: tagStr, Str: kn.Value, Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
+		*k = V{Kind: vScalar, Tag: tagStr, Str: c.str(kn), Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
 		if prev := seen.find(keys, kn.Value); prev != nil {
 			c.l.Errorf(c.file, k.Pos(), "E-YAML-DUPKEY", "remove one of the two entries",
 				"key %q is already defined at line %d, column %d", kn.Value, prev.Line, prev.Col)
