@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,6 +170,7 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 		}
 	}
 	text()
+	src = nil // the parser is done with the bytes; the source has the text
 	if len(doc.Content) == 0 {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`", "file is empty")
 		return nil, s
@@ -187,8 +189,21 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`", "file is empty")
 		return nil, s
 	}
+	if len(s.src) >= collectAfterLoad {
+		// The parser's tree (about twelve times the file) is garbage now.
+		// Left to the collector's pacing, the heap may grow to twice the
+		// size it had while that tree was whole before the next
+		// collection; collecting here bases the next target on what the
+		// compile keeps instead.
+		runtime.GC()
+	}
 	return root, s
 }
+
+// collectAfterLoad is the file size from which load collects the parser's
+// tree as soon as it is converted: below it the tree is too small for the
+// peak memory of a compile to depend on it.
+const collectAfterLoad = 4 << 20
 
 // reportSyntax turns a yaml.v3 error into a positioned diagnostic. When
 // the error is caused by a tab used for indentation it says so.
