@@ -145,7 +145,7 @@ func FuzzLoadCard(f *testing.F) {
 		lc := loadCardFile(p)
 		c, l := LoadCard(p)
 		// Lines as YAML counts them: a lone \r breaks a line too.
-		lines := len(newSource(p, data).lineStarts)
+		lines := len(newSource(p, data).lineStarts())
 		for _, d := range l {
 			if d.Line < 1 || d.Line > lines+1 || d.Col < 1 {
 				t.Fatalf("diagnostic outside the file: %v", d)

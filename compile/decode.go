@@ -128,7 +128,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		if v.Kind != vScalar || v.IsNull() {
 			return typeErr("a string")
 		}
-		if f.pattern != nil && !f.pattern.MatchString(v.Str) {
+		if f.pattern != nil && !matches(f.pattern, v.Str) {
 			d.errf(v, "E-SCHEMA-PATTERN", "write "+f.patDesc,
 				"%q is not a valid value for %q: expected %s", v.Str, path, f.patDesc)
 			return nil, false
@@ -143,7 +143,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		return v.Str, true
 	case kInt:
-		if v.Kind != vScalar || v.Tag != "!!int" {
+		if v.Kind != vScalar || v.Tag != tagInt {
 			return typeErr("an integer")
 		}
 		n, err := strconv.ParseInt(v.Str, 0, 64)
@@ -155,7 +155,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		return n, true
 	case kNum:
-		if v.Kind != vScalar || (v.Tag != "!!int" && v.Tag != "!!float") {
+		if v.Kind != vScalar || (v.Tag != tagInt && v.Tag != tagFloat) {
 			return typeErr("a number")
 		}
 		x, ok := parseNumber(v)
@@ -167,7 +167,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		return x, true
 	case kBool:
-		if v.Kind != vScalar || v.Tag != "!!bool" {
+		if v.Kind != vScalar || v.Tag != tagBool {
 			return typeErr("true or false")
 		}
 		b, _ := strconv.ParseBool(strings.ToLower(v.Str))
@@ -176,8 +176,11 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		if v.Kind != vScalar || v.IsNull() {
 			return typeErr("one of " + strings.Join(f.enum, ", "))
 		}
-		for _, e := range f.enum {
+		for i, e := range f.enum {
 			if v.Str == e {
+				if i < len(f.enumAny) {
+					return f.enumAny[i], true // no allocation per value
+				}
 				return e, true
 			}
 		}
@@ -245,7 +248,7 @@ func (d *decoder) value(v *V, f *field, path string) (any, bool) {
 		}
 		out := make(map[string]any, len(v.Keys()))
 		for i, k := range v.Keys() {
-			if !identRe.MatchString(k.Str) {
+			if !isIdent(k.Str) {
 				d.errf(k, "E-SCHEMA-PATTERN", "use letters, digits and _ (starting with a letter or _)",
 					"%q is not a valid name in %q", k.Str, path)
 				continue
@@ -283,7 +286,7 @@ func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // refused because JSON cannot carry them.
 func parseNumber(v *V) (float64, bool) {
 	s := strings.ReplaceAll(v.Str, "_", "")
-	if v.Tag == "!!int" {
+	if v.Tag == tagInt {
 		if n, err := strconv.ParseInt(v.Str, 0, 64); err == nil {
 			return float64(n), true
 		}
@@ -313,17 +316,17 @@ func (d *decoder) plain(v *V, path string, tmpl bool) any {
 		return l
 	}
 	switch v.Tag {
-	case "!!null":
+	case tagNull:
 		return nil
-	case "!!bool":
+	case tagBool:
 		b, _ := strconv.ParseBool(strings.ToLower(v.Str))
 		return b
-	case "!!int":
+	case tagInt:
 		if n, err := strconv.ParseInt(v.Str, 0, 64); err == nil {
 			return n
 		}
 		fallthrough
-	case "!!float":
+	case tagFloat:
 		if x, ok := parseNumber(v); ok {
 			return x
 		}

@@ -39,12 +39,14 @@ func reportIssues(l *diag.List, r *strRef, issues []expr.Issue) {
 // use the graph's shared search state), then its strings are parsed in
 // parallel (the checkers are pure functions), then its scopes are
 // dropped, so that a large flow never holds every scope at once (they
-// were a third of the memory of a 100,000-node compile). The findings are
-// reported in order at the end, so the output is deterministic.
+// were a third of the memory of a 100,000-node compile). A batch's
+// findings are reported, in order, before the next batch is scoped (which
+// reads no diagnostics), so the output is deterministic and the same as
+// reporting them all at the end.
 func (f *flow) checkStrings() {
-	jobs := make([]strJob, 0, len(f.dec.strs))
+	refs := make([]*strRef, 0, len(f.dec.strs))
 	for i := range f.dec.strs {
-		jobs = append(jobs, strJob{r: &f.dec.strs[i]})
+		refs = append(refs, &f.dec.strs[i])
 	}
 	for _, n := range f.nodes {
 		cr := f.cards[n.id]
@@ -58,25 +60,24 @@ func (f *flow) checkStrings() {
 		for _, cs := range strs {
 			r := cs
 			r.node = n.idx
-			jobs = append(jobs, strJob{r: &r})
+			refs = append(refs, &r)
 		}
 	}
-	for lo := 0; lo < len(jobs); lo += scopeBatch {
-		batch := jobs[lo:min(lo+scopeBatch, len(jobs))]
-		for i := range batch {
-			r := batch[i].r
-			batch[i].sc = f.scopeFor(r.v.Str, r.node, r)
+	jobs := make([]strJob, 0, min(scopeBatch, len(refs)))
+	for lo := 0; lo < len(refs); lo += scopeBatch {
+		jobs = jobs[:0]
+		for _, r := range refs[lo:min(lo+scopeBatch, len(refs))] {
+			jobs = append(jobs, strJob{r: r, sc: f.scopeFor(r.v.Str, r.node, r)})
 		}
-		runJobs(batch)
-		for i := range batch {
-			batch[i].sc = expr.Scope{}
-		}
-	}
-	for _, j := range jobs {
-		j.issues = f.dropCascades(j.r, j.issues)
-		if len(j.issues) > 0 {
-			f.improveFixes(j.r, j.issues)
-			reportIssues(f.l, j.r, j.issues)
+		runJobs(jobs)
+		for i := range jobs {
+			j := &jobs[i]
+			j.sc = expr.Scope{}
+			j.issues = f.dropCascades(j.r, j.issues)
+			if len(j.issues) > 0 {
+				f.improveFixes(j.r, j.issues)
+				reportIssues(f.l, j.r, j.issues)
+			}
 		}
 	}
 }

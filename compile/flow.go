@@ -32,7 +32,7 @@ type flow struct {
 	roots  []string        // where the files the flow names may be (paths.go)
 
 	// Filled by the graph pass.
-	preds, succs [][]int32
+	preds, succs adjacency
 	outPorts     []map[string]bool
 	topo         []int32 // position in its graph's topological order, -1 on a cycle
 
@@ -79,11 +79,13 @@ type graphInfo struct {
 	edges []edgeInfo
 }
 
-// edgeInfo is one edge with the positions of its parts.
+// edgeInfo is one edge with what locates its parts: for an edge string
+// its scalar and the byte offsets of the parts in it, for an edge mapping
+// the mapping (its from, port and to values are the parts).
 type edgeInfo struct {
 	from, port, to          string
-	fromV, portV, toV       *V // for string edges all three point at the scalar
-	fromOff, portOff, toOff int
+	v                       *V
+	fromOff, portOff, toOff int32
 	str                     bool // written as "a -> b"
 }
 
@@ -140,7 +142,7 @@ func (f *flow) decodeGraph(g int, nodesV, edgesV *V) {
 	}
 	f.graphs[g].edges = slices.Grow(f.graphs[g].edges, len(edgesV.Items()))
 	for _, ev := range edgesV.Items() {
-		f.graphs[g].edges = append(f.graphs[g].edges, f.parseEdge(ev)...)
+		f.graphs[g].edges = f.parseEdge(f.graphs[g].edges, ev)
 	}
 }
 

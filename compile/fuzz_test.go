@@ -39,7 +39,7 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal("no tree and no error")
 		}
 		for _, d := range l {
-			if d.Line < 1 || d.Line > len(src.lineStarts)+1 || d.Col < 1 {
+			if d.Line < 1 || d.Line > len(src.lineStarts())+1 || d.Col < 1 {
 				t.Fatalf("diagnostic outside the file: %v", d)
 			}
 		}
@@ -55,7 +55,7 @@ func FuzzLoad(f *testing.F) {
 				if v.Kind == vScalar {
 					for _, off := range []int{0, len(v.Str) / 2, len(v.Str)} {
 						p := src.posIn(v, off)
-						if p.Line < 1 || p.Line > len(src.lineStarts)+1 {
+						if p.Line < 1 || p.Line > len(src.lineStarts())+1 {
 							t.Fatalf("posIn(%q, %d) = %v outside the file", v.Str, off, p)
 						}
 					}

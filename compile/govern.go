@@ -136,7 +136,7 @@ func (f *flow) gateOutput(n *nodeInfo) {
 		}
 	}
 	// G2: no model text reaches the output without passing a report node.
-	hits := f.unreportedModelText(f.preds[n.idx])
+	hits := f.unreportedModelText(f.preds.of(n.idx))
 	sort.Ints(hits)
 	for _, h := range hits {
 		f.gov(n.v.Get("type"), "E-GATE-G2", "route \""+f.nodes[h].id+"\" through a report node before the output",
@@ -150,7 +150,7 @@ func (f *flow) gateOutput(n *nodeInfo) {
 func (f *flow) bodyModelText(g int) []int {
 	var last []int32
 	for _, i := range f.graphs[g].nodes {
-		if len(f.succs[i]) == 0 {
+		if len(f.succs.of(i)) == 0 {
 			last = append(last, int32(i))
 		}
 	}
@@ -180,7 +180,7 @@ func (f *flow) unreportedModelText(from []int32) []int {
 		} else if m.typ == "loop" && m.body >= 0 {
 			hits = append(hits, f.bodyModelText(m.body)...)
 		}
-		stack = append(stack, f.preds[x]...)
+		stack = append(stack, f.preds.of(int(x))...)
 	}
 	return hits
 }
@@ -252,7 +252,7 @@ func (f *flow) metricFeeders(n *nodeInfo) []int {
 			}
 		}
 	}
-	for _, p := range f.preds[n.idx] {
+	for _, p := range f.preds.of(n.idx) {
 		add(int(p))
 	}
 	sort.Ints(out)

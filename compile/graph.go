@@ -31,15 +31,14 @@ func hasPorts(n *nodeInfo) bool { return n.typ == "branch" || n.typ == "human" }
 // use. It is linear in nodes + edges.
 func (f *flow) graphPass() {
 	nn := len(f.nodes)
-	f.preds = make([][]int32, nn)
-	f.succs = make([][]int32, nn)
 	f.outPorts = make([]map[string]bool, nn)
+	var links []link
 	for gi, g := range f.graphs {
 		seen := map[[3]string]bool{}
 		kept := g.edges[:0]
 		for _, e := range g.edges {
-			a, okA := f.edgeEnd(gi, e, e.from, f.fromPos(e))
-			b, okB := f.edgeEnd(gi, e, e.to, f.toPos(e))
+			a, okA := f.edgeEnd(gi, e, false)
+			b, okB := f.edgeEnd(gi, e, true)
 			if !okA || !okB {
 				continue
 			}
@@ -54,8 +53,7 @@ func (f *flow) graphPass() {
 			}
 			seen[key] = true
 			kept = append(kept, e)
-			f.preds[b.idx] = append(f.preds[b.idx], int32(a.idx))
-			f.succs[a.idx] = append(f.succs[a.idx], int32(b.idx))
+			links = append(links, link{int32(a.idx), int32(b.idx)})
 			if e.port != "" {
 				if f.outPorts[a.idx] == nil {
 					f.outPorts[a.idx] = map[string]bool{}
@@ -65,15 +63,61 @@ func (f *flow) graphPass() {
 		}
 		g.edges = kept
 	}
+	f.succs = newAdjacency(nn, links, false)
+	f.preds = newAdjacency(nn, links, true)
 	f.topo = make([]int32, nn)
+	// Scratch indexed by node, shared by the graphs (each node is in
+	// exactly one), so that many small loop bodies cost no more than one
+	// graph of the same size.
+	scratch := make([]int32, nn)
 	for gi := range f.graphs {
-		f.order(gi)
+		f.order(gi, scratch)
 	}
 	for gi := range f.graphs {
-		f.reach(gi)
+		f.reach(gi, scratch)
 	}
 	f.checkShape()
 }
+
+// link is a kept edge between two nodes, by index.
+type link struct{ from, to int32 }
+
+// adjacency lists every node's neighbours along the kept edges, in edge
+// order, in one array: one allocation for the whole flow instead of a
+// slice per node.
+type adjacency struct {
+	start []int32 // node i's neighbours are to[start[i]:start[i+1]]
+	to    []int32
+}
+
+// newAdjacency builds the successor lists of links, or with back set the
+// predecessor lists.
+func newAdjacency(n int, links []link, back bool) adjacency {
+	a := adjacency{start: make([]int32, n+1), to: make([]int32, len(links))}
+	for _, l := range links {
+		x := l.from
+		if back {
+			x = l.to
+		}
+		a.start[x+1]++
+	}
+	for i := 1; i <= n; i++ {
+		a.start[i] += a.start[i-1]
+	}
+	next := append([]int32(nil), a.start[:n]...)
+	for _, l := range links {
+		x, y := l.from, l.to
+		if back {
+			x, y = y, x
+		}
+		a.to[next[x]] = y
+		next[x]++
+	}
+	return a
+}
+
+// of returns the neighbours of node i.
+func (a adjacency) of(i int) []int32 { return a.to[a.start[i]:a.start[i+1]] }
 
 func portName(e edgeInfo) string {
 	if e.port != "" {
@@ -83,13 +127,25 @@ func portName(e edgeInfo) string {
 }
 
 // edgeEnd resolves one end of an edge in graph gi.
-func (f *flow) edgeEnd(gi int, e edgeInfo, id string, p diag.Pos) (*nodeInfo, bool) {
+func (f *flow) edgeEnd(gi int, e edgeInfo, to bool) (*nodeInfo, bool) {
+	id := e.from
+	if to {
+		id = e.to
+	}
+	// The position is computed only for a message: locating a part of
+	// an edge string means walking the line it is on.
+	at := func() diag.Pos {
+		if to {
+			return f.toPos(e)
+		}
+		return f.fromPos(e)
+	}
 	idx, ok := f.byID[id]
 	if !ok && f.broken[id] {
 		return nil, false
 	}
 	if !ok {
-		f.l.Errorf(f.src.file, p, "E-GRAPH-UNKNOWN-NODE", "use the id of a node in this graph",
+		f.l.Errorf(f.src.file, at(), "E-GRAPH-UNKNOWN-NODE", "use the id of a node in this graph",
 			"edge refers to unknown node %q%s", id, suffix(didYouMeanNode(id, f.graphIDs(gi))))
 		return nil, false
 	}
@@ -99,7 +155,7 @@ func (f *flow) edgeEnd(gi int, e edgeInfo, id string, p diag.Pos) (*nodeInfo, bo
 		if o := f.graphs[n.graph].owner; o >= 0 {
 			where = "the body of loop \"" + f.nodes[o].id + "\""
 		}
-		f.l.Errorf(f.src.file, p, "E-GRAPH-CROSS-EDGE", "connect only nodes of the same graph; a loop body talks to the outside through the loop node",
+		f.l.Errorf(f.src.file, at(), "E-GRAPH-CROSS-EDGE", "connect only nodes of the same graph; a loop body talks to the outside through the loop node",
 			"edge refers to node %q, which is in %s", id, where)
 		return nil, false
 	}
@@ -144,16 +200,15 @@ func (f *flow) checkPort(a *nodeInfo, e edgeInfo) bool {
 // order computes a topological order of graph gi (Kahn's algorithm, ties
 // broken by declaration order) and reports a cycle if there is one. Nodes
 // on or behind a cycle get topo = -1.
-func (f *flow) order(gi int) {
+func (f *flow) order(gi int, indeg []int32) {
 	g := f.graphs[gi]
-	indeg := make(map[int32]int, len(g.nodes))
 	for _, i := range g.nodes {
-		indeg[int32(i)] = len(f.preds[i])
+		indeg[i] = int32(len(f.preds.of(i)))
 		f.topo[i] = -1
 	}
 	queue := make([]int32, 0, len(g.nodes))
 	for _, i := range g.nodes {
-		if indeg[int32(i)] == 0 {
+		if indeg[i] == 0 {
 			queue = append(queue, int32(i))
 		}
 	}
@@ -163,7 +218,7 @@ func (f *flow) order(gi int) {
 		queue = queue[1:]
 		f.topo[x] = pos
 		pos++
-		for _, s := range f.succs[x] {
+		for _, s := range f.succs.of(int(x)) {
 			indeg[s]--
 			if indeg[s] == 0 {
 				queue = append(queue, s)
@@ -181,7 +236,7 @@ func (f *flow) order(gi int) {
 	dfs = func(x int32) bool {
 		state[x] = 1
 		stack = append(stack, x)
-		for _, s := range f.succs[x] {
+		for _, s := range f.succs.of(int(x)) {
 			if f.topo[s] >= 0 {
 				continue
 			}
@@ -231,7 +286,7 @@ func (f *flow) order(gi int) {
 // reach warns about nodes that cannot be reached from the start of graph
 // gi: its input node when it has one, otherwise every node without
 // in-edges.
-func (f *flow) reach(gi int) {
+func (f *flow) reach(gi int, seen []int32) {
 	g := f.graphs[gi]
 	var starts []int
 	var inputs []int
@@ -255,7 +310,7 @@ func (f *flow) reach(gi int) {
 		}
 	}
 	for _, i := range inputs {
-		if len(f.preds[i]) > 0 {
+		if len(f.preds.of(i)) > 0 {
 			f.l.Errorf(f.src.file, f.nodes[i].v.Get("type").Pos(), "E-GRAPH-INPUT", "remove the edges that lead into the input node",
 				"input node %q has incoming edges; the input node starts the flow", f.nodes[i].id)
 		}
@@ -264,29 +319,31 @@ func (f *flow) reach(gi int) {
 		starts = inputs[:1]
 	} else {
 		for _, i := range g.nodes {
-			if len(f.preds[i]) == 0 {
+			if len(f.preds.of(i)) == 0 {
 				starts = append(starts, i)
 			}
 		}
 	}
-	seen := make(map[int32]bool, len(g.nodes))
+	for _, i := range g.nodes {
+		seen[i] = 0
+	}
 	stack := make([]int32, 0, len(starts))
 	for _, s := range starts {
-		seen[int32(s)] = true
+		seen[s] = 1
 		stack = append(stack, int32(s))
 	}
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, s := range f.succs[x] {
-			if !seen[s] {
-				seen[s] = true
+		for _, s := range f.succs.of(int(x)) {
+			if seen[s] == 0 {
+				seen[s] = 1
 				stack = append(stack, s)
 			}
 		}
 	}
 	for _, i := range g.nodes {
-		if !seen[int32(i)] {
+		if seen[i] == 0 {
 			n := f.nodes[i]
 			why := "no path leads to it from the nodes without incoming edges"
 			if len(inputs) > 0 {
@@ -317,7 +374,7 @@ func (f *flow) checkShape() {
 		if n.typ == "loop" && n.body >= 0 && n.str("collect") != "" {
 			var sinks []string
 			for _, i := range f.graphs[n.body].nodes {
-				if len(f.succs[i]) == 0 {
+				if len(f.succs.of(i)) == 0 {
 					sinks = append(sinks, f.nodes[i].id)
 				}
 			}

@@ -106,7 +106,7 @@ func (s *source) walkScalar(v *V, start, off int) int {
 }
 
 // blockIndent is the indentation of the first non-empty line at p.
-func blockIndent(src []byte, p int) int {
+func blockIndent(src string, p int) int {
 	for p < len(src) {
 		n := 0
 		for p+n < len(src) && src[p+n] == ' ' {
@@ -123,14 +123,14 @@ func blockIndent(src []byte, p int) int {
 	return 0
 }
 
-func skipSpaces(src []byte, p, n int) int {
+func skipSpaces(src string, p, n int) int {
 	for k := 0; k < n && p < len(src) && src[p] == ' '; k++ {
 		p++
 	}
 	return p
 }
 
-func skipBlank(src []byte, p int) int {
+func skipBlank(src string, p int) int {
 	for p < len(src) && (src[p] == ' ' || src[p] == '\t' || src[p] == '\r' || src[p] == '\n') {
 		p++
 	}
@@ -139,7 +139,7 @@ func skipBlank(src []byte, p int) int {
 
 // escapeWidth returns how many source bytes a double-quoted escape takes
 // and how many bytes it decodes to (0 for an escaped line break).
-func escapeWidth(b []byte) (src, dec int) {
+func escapeWidth(b string) (src, dec int) {
 	if len(b) < 2 {
 		return len(b), 1
 	}
@@ -147,7 +147,7 @@ func escapeWidth(b []byte) (src, dec int) {
 		if len(b) < 2+n {
 			return len(b), 1
 		}
-		r, err := strconv.ParseUint(string(b[2:2+n]), 16, 32)
+		r, err := strconv.ParseUint(b[2:2+n], 16, 32)
 		if err != nil {
 			return 2, 1
 		}

@@ -31,7 +31,7 @@ func (f *flow) isAncestor(a, n int) bool {
 	for len(stack) > 0 && !found {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, p := range f.preds[x] {
+		for _, p := range f.preds.of(int(x)) {
 			if int(p) == a {
 				found = true
 				break

@@ -15,25 +15,65 @@ const (
 	vSeq
 )
 
+// vtag is the resolved YAML tag of a scalar, as far as the compiler tells
+// tags apart: every other tag (!!timestamp, !!binary, a custom tag) reads
+// as a string, as !!str does.
+type vtag uint8
+
+const (
+	tagOther vtag = iota
+	tagStr
+	tagNull
+	tagBool
+	tagInt
+	tagFloat
+)
+
+// tagOf maps a yaml.v3 short tag to a vtag.
+func tagOf(short string) vtag {
+	switch short {
+	case "!!str":
+		return tagStr
+	case "!!null":
+		return tagNull
+	case "!!bool":
+		return tagBool
+	case "!!int":
+		return tagInt
+	case "!!float":
+		return tagFloat
+	}
+	return tagOther
+}
+
 // V is one YAML value with the position it was written at. Aliases are
 // resolved while loading by sharing the anchored value, so a V may be
 // reachable from several parents; nothing mutates a V after loading.
 //
-// A large flow has about nine Vs per node, so their size is most of a
-// compile's memory: a V keeps one slice of children (a sequence's items,
-// or a mapping's keys followed by its values) and takes 72 bytes, and the
-// loader carves Vs out of blocks (converter.newV).
+// A large flow has about nine Vs per node, most of them scalars, so their
+// size is most of a compile's memory: a V takes 40 bytes. A mapping's or
+// sequence's children sit behind one pointer, nil for scalars, and the
+// loader carves Vs and their child lists out of blocks (converter.newV).
 type V struct {
-	Tag string // resolved yaml tag of a scalar: !!str, !!int, !!float, !!bool, !!null, …
 	Str string // scalar value
 	// kids holds a sequence's elements, or a mapping's keys and then its
 	// values, in source order (merge keys already applied): see Keys,
-	// Vals and Items.
-	kids  []*V
+	// Vals and Items. It is nil for scalars and may be nil for an empty
+	// collection.
+	kids  *[]*V
 	Line  int32
 	Col   int32
 	Style yaml.Style
+	Tag   vtag // resolved tag of a scalar
 	Kind  vkind
+}
+
+// children returns v's child list (nil when it has none).
+func (v *V) children() []*V {
+	if v.kids == nil {
+		return nil
+	}
+	return *v.kids
 }
 
 // Keys returns a mapping's keys in source order (nil for other values).
@@ -41,7 +81,8 @@ func (v *V) Keys() []*V {
 	if v.Kind != vMap {
 		return nil
 	}
-	return v.kids[: len(v.kids)/2 : len(v.kids)/2]
+	k := v.children()
+	return k[: len(k)/2 : len(k)/2]
 }
 
 // Vals returns a mapping's values, Vals()[i] being the value of Keys()[i].
@@ -49,7 +90,8 @@ func (v *V) Vals() []*V {
 	if v.Kind != vMap {
 		return nil
 	}
-	return v.kids[len(v.kids)/2:]
+	k := v.children()
+	return k[len(k)/2:]
 }
 
 // Items returns a sequence's elements (nil for other values).
@@ -57,7 +99,7 @@ func (v *V) Items() []*V {
 	if v.Kind != vSeq {
 		return nil
 	}
-	return v.kids
+	return v.children()
 }
 
 // Pos returns the position of v for a diagnostic.
@@ -69,7 +111,7 @@ func (v *V) Pos() diag.Pos {
 }
 
 // IsNull reports whether v is absent or an explicit YAML null.
-func (v *V) IsNull() bool { return v == nil || (v.Kind == vScalar && v.Tag == "!!null") }
+func (v *V) IsNull() bool { return v == nil || (v.Kind == vScalar && v.Tag == tagNull) }
 
 // Get returns the value of key in a mapping, or nil.
 func (v *V) Get(key string) *V {
@@ -109,13 +151,13 @@ func (v *V) kindName() string {
 		return "a list"
 	}
 	switch v.Tag {
-	case "!!null":
+	case tagNull:
 		return "null"
-	case "!!int":
+	case tagInt:
 		return "an integer"
-	case "!!float":
+	case tagFloat:
 		return "a number"
-	case "!!bool":
+	case tagBool:
 		return "a boolean"
 	}
 	return "a string"

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -26,23 +28,36 @@ const MaxFileSize = 32 << 20
 // ("billion laughs"): ordinary reuse of an anchor stays far below it.
 const aliasSlack = 1_000_000
 
-// source is a loaded file: its bytes, where each line starts, and the
-// positioned value tree.
+// source is a loaded file: its text and, once a position is first asked
+// for, where each line starts. The text is a string so that scalars can
+// share it (converter.str) instead of keeping the parser's copies.
 type source struct {
-	file       string
-	src        []byte
-	lineStarts []int
+	file  string
+	src   string
+	once  sync.Once
+	lines []int // see lineStarts
 }
 
 func newSource(file string, src []byte) *source {
-	s := &source{file: file, src: src, lineStarts: []int{0}}
-	// YAML breaks lines at \n, \r\n and a lone \r.
-	for i, b := range src {
-		if b == '\n' || (b == '\r' && (i+1 == len(src) || src[i+1] != '\n')) {
-			s.lineStarts = append(s.lineStarts, i+1)
+	return &source{file: file, src: string(src)}
+}
+
+// lineStarts returns the byte offset at which each line starts. It is
+// built on first use: only diagnostics need it, so a clean compile of a
+// large flow neither scans the file for it nor keeps it.
+func (s *source) lineStarts() []int {
+	s.once.Do(func() {
+		// Sized once: \n and \r bound the number of line breaks.
+		n := 1 + strings.Count(s.src, "\n") + strings.Count(s.src, "\r")
+		s.lines = make([]int, 1, n)
+		// YAML breaks lines at \n, \r\n and a lone \r.
+		for i := 0; i < len(s.src); i++ {
+			if b := s.src[i]; b == '\n' || (b == '\r' && (i+1 == len(s.src) || s.src[i+1] != '\n')) {
+				s.lines = append(s.lines, i+1)
+			}
 		}
-	}
-	return s
+	})
+	return s.lines
 }
 
 // posOf converts a byte offset in the file into a 1-based line and a
@@ -54,26 +69,28 @@ func (s *source) posOf(off int) diag.Pos {
 	if off > len(s.src) {
 		off = len(s.src)
 	}
-	lo, hi := 0, len(s.lineStarts)-1
+	starts := s.lineStarts()
+	lo, hi := 0, len(starts)-1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if s.lineStarts[mid] <= off {
+		if starts[mid] <= off {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	return diag.Pos{Line: lo + 1, Col: utf8.RuneCount(s.src[s.lineStarts[lo]:off]) + 1}
+	return diag.Pos{Line: lo + 1, Col: utf8.RuneCountInString(s.src[starts[lo]:off]) + 1}
 }
 
 // offsetOf converts a 1-based line and character column into a byte offset.
 func (s *source) offsetOf(line, col int) int {
-	if line < 1 || line > len(s.lineStarts) {
+	starts := s.lineStarts()
+	if line < 1 || line > len(starts) {
 		return len(s.src)
 	}
-	p := s.lineStarts[line-1]
+	p := starts[line-1]
 	for c := 1; c < col && p < len(s.src) && s.src[p] != '\n'; c++ {
-		_, w := utf8.DecodeRune(s.src[p:])
+		_, w := utf8.DecodeRuneInString(s.src[p:])
 		p += w
 	}
 	return p
@@ -85,12 +102,20 @@ var yamlLineRe = lazyre.New(`line (\d+)(?:, column (\d+))?`)
 // Every problem becomes a diagnostic; load returns nil when there is no
 // usable tree. It never panics on any input.
 func load(file string, src []byte, l *diag.List) (root *V, s *source) {
-	s = newSource(file, src)
+	// The text is copied into the source once the parser is done with the
+	// bytes (or for a message), so that the two are not both held while
+	// the parser's tree is built.
+	text := func() *source {
+		if s == nil {
+			s = newSource(file, src)
+		}
+		return s
+	}
 	if limit := fsutil.FlowCap.Bytes(); int64(len(src)) > limit {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-TOO-LARGE",
 			"split the file or make it smaller; "+fsutil.FlowCap.Hint(),
 			"file is %d bytes, larger than the %s cap of %d bytes", len(src), fsutil.FlowCap.Key, limit)
-		return nil, s
+		return nil, text()
 	}
 	if !utf8.Valid(src) {
 		off := 0
@@ -101,7 +126,7 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 			}
 			off += w
 		}
-		l.Errorf(file, s.posOf(off), "E-YAML-ENCODING", "save the file as UTF-8",
+		l.Errorf(file, text().posOf(off), "E-YAML-ENCODING", "save the file as UTF-8",
 			"file is not valid UTF-8 (byte 0x%02x at offset %d)", src[off], off)
 		return nil, s
 	}
@@ -110,6 +135,7 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 			l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-SYNTAX", "check the YAML syntax near the start of the file",
 				"the YAML parser could not read this file: %v", r)
 			root = nil
+			text()
 		}
 	}()
 	var doc yaml.Node
@@ -117,7 +143,7 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 		// The common case: yaml.Unmarshal parses from the byte slice,
 		// about a fifth faster than a Decoder reading from an io.Reader.
 		if err := yaml.Unmarshal(src, &doc); err != nil {
-			reportSyntax(s, err, l)
+			reportSyntax(text(), err, l)
 			return nil, s
 		}
 	} else {
@@ -127,27 +153,29 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 			if errors.Is(err, io.EOF) {
 				l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`",
 					"file is empty")
-				return nil, s
+				return nil, text()
 			}
-			reportSyntax(s, err, l)
+			reportSyntax(text(), err, l)
 			return nil, s
 		}
 		var next yaml.Node
 		if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
 			p := diag.Pos{Line: next.Line, Col: 1}
 			if err != nil || next.Line == 0 {
-				p = secondDocPos(s, doc.Line)
+				p = secondDocPos(text(), doc.Line)
 			}
 			l.Errorf(file, p, "E-YAML-MULTIDOC", "put each flow in its own file and remove the `---` separator",
 				"file holds more than one YAML document; a flow file holds exactly one")
-			return nil, s
+			return nil, text()
 		}
 	}
+	text()
+	src = nil // the parser is done with the bytes; the source has the text
 	if len(doc.Content) == 0 {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`", "file is empty")
 		return nil, s
 	}
-	c := &converter{file: file, l: l, anchors: map[*yaml.Node]*anchored{}}
+	c := &converter{file: file, l: l, anchors: map[*yaml.Node]*anchored{}, src: s.src}
 	root, size := c.conv(doc.Content[0])
 	if c.cycle {
 		return nil, s
@@ -161,8 +189,21 @@ func load(file string, src []byte, l *diag.List) (root *V, s *source) {
 		l.Errorf(file, diag.Pos{Line: 1, Col: 1}, "E-YAML-EMPTY", "write at least `agentlab: 1` and `name:`", "file is empty")
 		return nil, s
 	}
+	if len(s.src) >= collectAfterLoad {
+		// The parser's tree (about twelve times the file) is garbage now.
+		// Left to the collector's pacing, the heap may grow to twice the
+		// size it had while that tree was whole before the next
+		// collection; collecting here bases the next target on what the
+		// compile keeps instead.
+		runtime.GC()
+	}
 	return root, s
 }
+
+// collectAfterLoad is the file size from which load collects the parser's
+// tree as soon as it is converted: below it the tree is too small for the
+// peak memory of a compile to depend on it.
+const collectAfterLoad = 4 << 20
 
 // reportSyntax turns a yaml.v3 error into a positioned diagnostic. When
 // the error is caused by a tab used for indentation it says so.
@@ -188,8 +229,9 @@ func reportSyntax(s *source, err error, l *diag.List) {
 		}
 	}
 	// A tab in the indentation of any line up to the error is the cause.
-	for i := 0; i < len(s.lineStarts) && i < p.Line+1; i++ {
-		line := s.src[s.lineStarts[i]:]
+	starts := s.lineStarts()
+	for i := 0; i < len(starts) && i < p.Line+1; i++ {
+		line := s.src[starts[i]:]
 		for j, b := range line {
 			if b == '\t' {
 				l.Errorf(s.file, diag.Pos{Line: i + 1, Col: j + 1}, "E-YAML-TAB", "indent with spaces; YAML does not allow tabs for indentation",
@@ -201,8 +243,8 @@ func reportSyntax(s *source, err error, l *diag.List) {
 			}
 		}
 	}
-	if p.Line > len(s.lineStarts) {
-		p.Line = len(s.lineStarts)
+	if p.Line > len(starts) {
+		p.Line = len(starts)
 	}
 	l.Errorf(s.file, p, "E-YAML-SYNTAX", fix, "invalid YAML: %s", msg)
 }
@@ -242,14 +284,15 @@ func locateSyntax(s *source, full string) (p diag.Pos, quote, ok bool) {
 	if len(s.src) > maxLocateSize {
 		return p, false, false
 	}
-	n := len(s.lineStarts)
+	starts := s.lineStarts()
+	n := len(starts)
 	prefixErr := func(k int) string {
 		end := len(s.src)
 		if k < n {
-			end = s.lineStarts[k]
+			end = starts[k]
 		}
 		var doc yaml.Node
-		if err := yaml.Unmarshal(s.src[:end], &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(s.src[:end]), &doc); err != nil {
 			return err.Error()
 		}
 		return ""
@@ -281,13 +324,14 @@ func locateSyntax(s *source, full string) (p diag.Pos, quote, ok bool) {
 }
 
 // lineText returns line (1-based) without its line break.
-func (s *source) lineText(line int) []byte {
-	start := s.lineStarts[line-1]
+func (s *source) lineText(line int) string {
+	starts := s.lineStarts()
+	start := starts[line-1]
 	end := len(s.src)
-	if line < len(s.lineStarts) {
-		end = s.lineStarts[line]
+	if line < len(starts) {
+		end = starts[line]
 	}
-	return bytes.TrimRight(s.src[start:end], "\r\n")
+	return strings.TrimRight(s.src[start:end], "\r\n")
 }
 
 // firstCol is the column of the first character of line that is not
@@ -301,7 +345,7 @@ func (s *source) firstCol(line int) int {
 	if i == len(t) {
 		return 1
 	}
-	return utf8.RuneCount(t[:i]) + 1
+	return utf8.RuneCountInString(t[:i]) + 1
 }
 
 // openQuoteCol is the column of the quote on line that is left open: the
@@ -327,7 +371,7 @@ func (s *source) openQuoteCol(line int) int {
 	if inside == 0 || open < 0 {
 		return s.firstCol(line)
 	}
-	return utf8.RuneCount(t[:open]) + 1
+	return utf8.RuneCountInString(t[:open]) + 1
 }
 
 // hasDocMarker reports whether any line starts with a document marker
@@ -354,11 +398,11 @@ func hasDocMarker(src []byte) bool {
 
 // secondDocPos finds the `---` that starts a second document.
 func secondDocPos(s *source, firstLine int) diag.Pos {
-	for i := range s.lineStarts {
+	for i, start := range s.lineStarts() {
 		if i+1 <= firstLine {
 			continue
 		}
-		if bytes.HasPrefix(s.src[s.lineStarts[i]:], []byte("---")) {
+		if strings.HasPrefix(s.src[start:], "---") {
 			return diag.Pos{Line: i + 1, Col: 1}
 		}
 	}
@@ -378,13 +422,54 @@ type converter struct {
 	file    string
 	l       *diag.List
 	anchors map[*yaml.Node]*anchored
-	written int  // values written in the file
-	cycle   bool // an alias refers to the value that contains it
-	block   []V  // unused Vs of the current block (newV)
+	written int    // values written in the file
+	cycle   bool   // an alias refers to the value that contains it
+	block   []V    // unused Vs of the current block (newV)
+	lists   [][]*V // unused child lists of the current block (setKids)
+
+	// src is the file's text; line and lineAt are the line str reached
+	// last and the offset it starts at.
+	src    string
+	line   int
+	lineAt int
 }
 
-// vBlock is how many Vs newV allocates at once: one allocation instead of
-// 256, and no rounding of each V up to an allocator size class.
+// str returns the value of scalar n. When the file spells the value out
+// where n starts (a plain or quoted scalar without escapes or line
+// breaks, on a line of ASCII before it: nearly every scalar of a flow),
+// the value is that part of the file's text, which the source keeps
+// anyway, and the parser's copy of it can be freed.
+func (c *converter) str(n *yaml.Node) string {
+	val := n.Value
+	if val == "" || n.Line < 1 || n.Column < 1 {
+		return val
+	}
+	if n.Line < c.line || c.line == 0 {
+		if n.Line < c.line { // going back (an alias or a merge): rare, keep the copy
+			return val
+		}
+		c.line, c.lineAt = 1, 0
+	}
+	for c.line < n.Line {
+		i := strings.IndexByte(c.src[c.lineAt:], '\n')
+		if i < 0 {
+			return val
+		}
+		c.lineAt += i + 1
+		c.line++
+	}
+	at := c.lineAt + n.Column - 1
+	for _, o := range [2]int{at, at + 1} { // at the value, or after its opening quote
+		if o+len(val) <= len(c.src) && c.src[o:o+len(val)] == val {
+			return c.src[o : o+len(val)]
+		}
+	}
+	return val
+}
+
+// vBlock is how many Vs (or child lists) newV (setKids) allocates at
+// once: one allocation instead of 256, and no rounding of each up to an
+// allocator size class.
 const vBlock = 256
 
 // newV returns a zero V from the current block.
@@ -395,6 +480,21 @@ func (c *converter) newV() *V {
 	v := &c.block[0]
 	c.block = c.block[1:]
 	return v
+}
+
+// setKids makes kids v's child list, with its header from the current
+// block of lists.
+func (c *converter) setKids(v *V, kids []*V) {
+	if len(kids) == 0 {
+		return
+	}
+	if len(c.lists) == 0 {
+		c.lists = make([][]*V, vBlock)
+	}
+	l := &c.lists[0]
+	c.lists = c.lists[1:]
+	*l = kids
+	v.kids = l
 }
 
 const sizeCap = 1 << 40
@@ -411,14 +511,14 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 	if n.Kind == yaml.AliasNode {
 		t := n.Alias
 		if t == nil {
-			return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
+			return &V{Kind: vScalar, Tag: tagNull, Line: int32(n.Line), Col: int32(n.Column)}, 1
 		}
 		if a := c.anchors[t]; a != nil {
 			if a.busy {
 				c.cycle = true
 				c.l.Errorf(c.file, diag.Pos{Line: n.Line, Col: n.Column}, "E-YAML-ALIAS-CYCLE", "an anchor cannot contain an alias to itself",
 					"alias *%s refers to the value that contains it", n.Value)
-				return &V{Kind: vScalar, Tag: "!!null", Line: int32(n.Line), Col: int32(n.Column)}, 1
+				return &V{Kind: vScalar, Tag: tagNull, Line: int32(n.Line), Col: int32(n.Column)}, 1
 			}
 			return a.v, a.size
 		}
@@ -438,25 +538,26 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 		if len(n.Content) > 0 {
 			return c.conv(n.Content[0])
 		}
-		v.Tag = "!!null"
+		v.Tag = tagNull
 	case yaml.ScalarNode:
 		v.Kind = vScalar
-		v.Tag = n.ShortTag()
-		v.Str = n.Value
+		v.Tag = tagOf(n.ShortTag())
+		v.Str = c.str(n)
 	case yaml.SequenceNode:
 		v.Kind = vSeq
-		v.kids = make([]*V, 0, len(n.Content))
+		kids := make([]*V, 0, len(n.Content))
 		for i, e := range n.Content {
 			ev, es := c.conv(e)
-			v.kids = append(v.kids, ev)
+			kids = append(kids, ev)
 			size = addSize(size, es)
 			n.Content[i] = nil // see release
 		}
+		c.setKids(v, kids)
 	case yaml.MappingNode:
 		v.Kind = vMap
 		size = c.mapping(n, v)
 	default:
-		v.Tag = "!!null"
+		v.Tag = tagNull
 	}
 	if a != nil {
 		a.v, a.size, a.busy = v, size, false
@@ -475,8 +576,8 @@ func (c *converter) conv(n *yaml.Node) (*V, int) {
 // (`<<: *base`), as YAML 1.1 merge keys specify.
 func (c *converter) mapping(n *yaml.Node, v *V) int {
 	size := 1
-	first := make(map[string]*V, len(n.Content)/2)
 	half := len(n.Content) / 2
+	var seen keySet
 	buf := make([]*V, 2*half) // keys then values: v.kids when every entry is kept
 	keys, vals := buf[:0:half], buf[half:half]
 	var merges []*yaml.Node
@@ -492,13 +593,13 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 			continue
 		}
 		k := c.newV()
-		*k = V{Kind: vScalar, Tag: "!!str", Str: kn.Value, Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
-		if prev, dup := first[kn.Value]; dup {
+		*k = V{Kind: vScalar, Tag: tagStr, Str: c.str(kn), Style: kn.Style, Line: int32(kn.Line), Col: int32(kn.Column)}
+		if prev := seen.find(keys, kn.Value); prev != nil {
 			c.l.Errorf(c.file, k.Pos(), "E-YAML-DUPKEY", "remove one of the two entries",
 				"key %q is already defined at line %d, column %d", kn.Value, prev.Line, prev.Col)
 			continue
 		}
-		first[kn.Value] = k
+		seen.add(keys, k)
 		val, vs := c.conv(vn)
 		n.Content[i], n.Content[i+1] = nil, nil // see release
 		keys = append(keys, k)
@@ -521,10 +622,10 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 				continue
 			}
 			for i, k := range sv.Keys() {
-				if _, ok := first[k.Str]; ok {
+				if seen.find(keys, k.Str) != nil {
 					continue
 				}
-				first[k.Str] = k
+				seen.add(keys, k)
 				keys = append(keys, k)
 				vals = append(vals, sv.Vals()[i])
 				size = addSize(size, expandedSize(sv.Vals()[i], 0)+1)
@@ -536,11 +637,49 @@ func (c *converter) mapping(n *yaml.Node, v *V) int {
 		}
 	}
 	if len(keys) == half && len(vals) == half && (half == 0 || &keys[0] == &buf[0]) {
-		v.kids = buf
+		c.setKids(v, buf)
 	} else {
-		v.kids = append(append(make([]*V, 0, len(keys)+len(vals)), keys...), vals...)
+		c.setKids(v, append(append(make([]*V, 0, len(keys)+len(vals)), keys...), vals...))
 	}
 	return size
+}
+
+// smallMapping is the most keys a mapping may have for its duplicate
+// keys to be found by scanning the keys kept so far rather than through a
+// map: nearly every mapping of a flow is this small, and a map per mapping
+// was a large share of the loader's allocations.
+const smallMapping = 16
+
+// keySet finds the keys of one mapping already kept: by scanning them
+// while there are few, through m once there are more (written or merged).
+type keySet struct {
+	m map[string]*V
+}
+
+// find returns the key named name among keys (the keys kept so far), or nil.
+func (s *keySet) find(keys []*V, name string) *V {
+	if s.m != nil {
+		return s.m[name]
+	}
+	for _, k := range keys {
+		if k.Str == name {
+			return k
+		}
+	}
+	return nil
+}
+
+// add records k, about to be appended to keys.
+func (s *keySet) add(keys []*V, k *V) {
+	if s.m == nil && len(keys) >= smallMapping {
+		s.m = make(map[string]*V, 2*len(keys))
+		for _, x := range keys {
+			s.m[x.Str] = x
+		}
+	}
+	if s.m != nil {
+		s.m[k.Str] = k
+	}
 }
 
 // expandedSize counts the values under v, stopping early past the cap.

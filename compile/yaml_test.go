@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/agentlab/agentlab/diag"
 )
@@ -71,4 +74,58 @@ func writeTemp(t *testing.T, name, src string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestScalarSharesText: converter.str returns each scalar's value, whether
+// it can share the file's text (plain, quoted without escapes) or must keep
+// the parser's copy (escapes, block and folded scalars, tags and anchors
+// before the value, other characters earlier on the line, CRLF, aliases
+// and merges that go back in the file).
+func TestScalarSharesText(t *testing.T) {
+	docs := []string{
+		"a: b\nc: \"d e\"\nf: 'g''h'\ni: \"j\\tk\"\n",
+		"é: x\nkey: 'é and more'\n\"é\": \"y\"\n",
+		"a: !!str 12\nb: &x val\nc: *x\nd: |\n  line one\n  line two\ne: >\n  folded\n  text\n",
+		"base: &b {p: 1, q: two}\nnode:\n  <<: *b\n  r: three\nlist: [a, 'b', \"c\", {d: e}]\n",
+		"a: b\r\nc: d\r\n",
+		"x: \"multi\n  line\"\ny: plain\n  continued\nz: 1.5\n",
+		"- - deep\n  - \"er\"\n- last\n",
+	}
+	for _, doc := range docs {
+		var root yaml.Node
+		if err := yaml.Unmarshal([]byte(doc), &root); err != nil {
+			t.Fatalf("%q: %v", doc, err)
+		}
+		c := &converter{src: doc}
+		var walk func(n *yaml.Node)
+		walk = func(n *yaml.Node) {
+			if n.Kind == yaml.ScalarNode {
+				if got := c.str(n); got != n.Value {
+					t.Errorf("%q: scalar at %d:%d is %q, want %q", doc, n.Line, n.Column, got, n.Value)
+				}
+			}
+			for _, k := range n.Content {
+				walk(k)
+			}
+		}
+		walk(&root)
+		// the same scalars again, going back to the start
+		walk(&root)
+	}
+	// and the plain and quoted scalars do share the text
+	doc := "key: plain\nq: \"quoted text\"\n"
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(doc), &root); err != nil {
+		t.Fatal(err)
+	}
+	c := &converter{src: doc}
+	m := root.Content[0]
+	for _, n := range m.Content {
+		got := c.str(n)
+		start := uintptr(unsafe.Pointer(unsafe.StringData(doc)))
+		at := uintptr(unsafe.Pointer(unsafe.StringData(got)))
+		if at < start || at >= start+uintptr(len(doc)) {
+			t.Errorf("scalar %q is a copy, not part of the text", got)
+		}
+	}
 }

@@ -138,3 +138,37 @@ func FuzzEncodeEqualsMarshal(f *testing.F) {
 		sameEncoding(t, &p)
 	})
 }
+
+// TestEncodeLargePlan: a plan of many chunks (encoder.spill) — long lists
+// of nodes and edges, a loop body and a subflow each spanning chunks, and
+// one value larger than a chunk — still encodes to canon.Marshal's bytes,
+// and the flow directory lands at its place in the key order.
+func TestEncodeLargePlan(t *testing.T) {
+	graph := func(n int, prefix string) ([]Node, []Edge) {
+		nodes := make([]Node, n)
+		edges := make([]Edge, 0, n)
+		for i := range nodes {
+			id := prefix + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26))
+			nodes[i] = Node{ID: id, Type: "transform", Retry: Retry{Max: i % 3}, Spec: map[string]any{"expr": "len(string(nodes.x)) + 1", "i": float64(i)}}
+			if i > 0 {
+				edges = append(edges, Edge{From: nodes[i-1].ID, To: id})
+			}
+		}
+		return nodes, edges
+	}
+	nodes, edges := graph(20_000, "n")
+	body, bodyEdges := graph(3_000, "b")
+	nodes[10].Body = &Graph{Nodes: body, Edges: bodyEdges}
+	nodes[11].Spec["big"] = string(bytes.Repeat([]byte("x\"é"), encChunk/2))
+	subNodes, subEdges := graph(4_000, "s")
+	p := &Plan{Format: 1, Agentlab: 1, Name: "big", Nodes: nodes, Edges: edges,
+		Subflows: map[string]*Plan{"b3:1": {Name: "sub", Nodes: subNodes, Edges: subEdges}}}
+	enc, err := p.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(enc.Bytes) < 8*encChunk {
+		t.Fatalf("the plan is %d bytes, too small to span many chunks", len(enc.Bytes))
+	}
+	sameEncoding(t, p)
+}

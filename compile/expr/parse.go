@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
@@ -22,7 +23,8 @@ type source struct {
 	base int    // byte offset in src of the text handed to the parser
 	text string // what the parser sees
 	// runes[i] is the byte offset in src of rune i of text; the last entry
-	// is the end of text.
+	// is the end of text. It is nil when text is ASCII, where rune i is
+	// byte i (see runeAt).
 	runes  []int
 	tree   ast.Node
 	issues []Issue
@@ -64,7 +66,9 @@ func parseSource(src string) *source {
 			s.text = inner
 		}
 	}
-	s.runes = runeOffsets(s.text, s.base)
+	if !isASCII(s.text) {
+		s.runes = runeOffsets(s.text, s.base)
+	}
 
 	text, renamed := s.text, map[int]string(nil)
 	if needsTokens(s.text) { // most expressions: the parser's own lexing is the only one
@@ -77,7 +81,7 @@ func parseSource(src string) *source {
 
 	tree, err := safeParse(text)
 	if err != nil {
-		from, to := 0, len(s.runes)-1
+		from, to := 0, s.lastRune()
 		msg := err.Error()
 		if fe, ok := err.(*file.Error); ok {
 			from, to, msg = fe.From, fe.To, fe.Message
@@ -106,10 +110,35 @@ func (s *source) add(from, to int, sev diag.Severity, code, fix, format string, 
 // span converts a parser location (runes of text, end exclusive) into byte
 // offsets of src.
 func (s *source) span(from, to int) (int, int) {
-	last := len(s.runes) - 1
+	last := s.lastRune()
 	from = max(0, min(from, last))
 	to = max(from, min(to, last))
-	return s.runes[from], s.runes[to]
+	return s.runeAt(from), s.runeAt(to)
+}
+
+// runeAt is the byte offset in src of rune i of text (i ≤ lastRune()).
+func (s *source) runeAt(i int) int {
+	if s.runes == nil {
+		return s.base + i
+	}
+	return s.runes[i]
+}
+
+// lastRune is the index of the end of text in rune offsets.
+func (s *source) lastRune() int {
+	if s.runes == nil {
+		return len(s.text)
+	}
+	return len(s.runes) - 1
+}
+
+func isASCII(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // nodeSpan is span for an AST node's location.
@@ -318,7 +347,7 @@ func (s *source) rewriteCalls(toks []lexer.Token) (string, map[int]string) {
 		if b == nil {
 			b = []byte(s.text)
 		}
-		off := s.runes[t.From] - s.base
+		off := s.runeAt(t.From) - s.base
 		copy(b[off:], up)
 		renamed[t.From] = t.Value
 	}
