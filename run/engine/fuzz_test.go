@@ -2,8 +2,10 @@ package engine
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/plan"
 )
@@ -17,6 +19,7 @@ func FuzzPrepareInputs(f *testing.F) {
 	f.Add("tags", "[", `{}`)
 	f.Add("obj", `{"a":{"b":null}}`, `{"n":1e400}`)
 	f.Add("f", "NaN", `{"mode":"fast"}`)
+	f.Add("f", "-0", `{"obj":{"z":-0.0,"big":9007199254740993}}`)
 	decls := map[string]plan.Input{
 		"q":    {Type: "string"},
 		"n":    {Type: "integer", Default: 1.0},
@@ -36,6 +39,16 @@ func FuzzPrepareInputs(f *testing.F) {
 		}
 		if _, err := json.Marshal(got); err != nil {
 			t.Fatalf("accepted inputs do not marshal: %v", err)
+		}
+		// A resumed run reads its inputs back from the record's canonical
+		// JSON: they must be exactly what the fresh run saw.
+		b, err := canon.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back map[string]any
+		if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, got) {
+			t.Fatalf("inputs %#v read back from the record as %#v (%v)", got, back, err)
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/plan"
 )
 
@@ -56,6 +57,16 @@ func PrepareInputs(decls map[string]plan.Input, raw map[string]any) (map[string]
 			out[k] = d.Default
 		case d.Required:
 			return nil, &InputError{fmt.Sprintf("input %q is required (%s); pass --input %s=VALUE or put it in --input-file", k, d.Type, k)}
+		}
+	}
+	// Normalised as the run records them (canonical JSON read back), so
+	// that a resumed run, which reads them from its record, sees the same
+	// values; encoding/json takes what the canonical path does not.
+	if b, err := canon.AppendValue(nil, out); err == nil {
+		if v, ok := canon.DecodeCanonical(b); ok {
+			if norm, ok := v.(map[string]any); ok {
+				return norm, nil
+			}
 		}
 	}
 	b, err := json.Marshal(out)
