@@ -348,7 +348,7 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 	if maxCost <= 0 {
 		maxCost = o.Suite.Settings.MaxCostUSD
 	}
-	exp := newExpectations(o.Oracle)
+	exp := newExpectations(o.Oracle, todo)
 	var (
 		spentMu sync.Mutex
 		next    atomic.Int64
@@ -551,7 +551,8 @@ func runOne(ctx context.Context, o *Options, c Case, exp *expectations) (cr Case
 }
 
 // expectations computes each distinct expectation query once per
-// evaluation.
+// evaluation, and forgets it once the last case that needs it has it, so
+// that a large suite's expected values are not all held to the end.
 type expectations struct {
 	o  Oracle
 	mu sync.Mutex
@@ -561,22 +562,39 @@ type expectations struct {
 type onceExpected struct {
 	once sync.Once
 	e    Expected
+	uses int // cases still to ask for it
 }
 
-func newExpectations(o Oracle) *expectations {
-	return &expectations{o: o, m: map[string]*onceExpected{}}
+// newExpectations prepares the expectations of the cases in todo.
+func newExpectations(o Oracle, todo []Case) *expectations {
+	x := &expectations{o: o, m: map[string]*onceExpected{}}
+	for _, c := range todo {
+		if c.Question.Expect.Kind != suite.KindSQL {
+			continue
+		}
+		k := expectationKey(c.Question)
+		oe := x.m[k]
+		if oe == nil {
+			oe = &onceExpected{}
+			x.m[k] = oe
+		}
+		oe.uses++
+	}
+	return x
 }
+
+// expectationKey is the query and its source, not the question: questions
+// that share a query share its one evaluation.
+func expectationKey(q *suite.Question) string { return q.Expect.Source + "\x00" + q.Expect.SQL }
 
 func (x *expectations) get(ctx context.Context, q *suite.Question) Expected {
 	if q.Expect.Kind != suite.KindSQL {
 		return Expected{}
 	}
-	// Keyed by the query and its source, not the question: questions that
-	// share a query share its one evaluation.
-	key := q.Expect.Source + "\x00" + q.Expect.SQL
+	key := expectationKey(q)
 	x.mu.Lock()
 	oe, ok := x.m[key]
-	if !ok {
+	if !ok { // not among the cases it was prepared for: kept to the end
 		oe = &onceExpected{}
 		x.m[key] = oe
 	}
@@ -588,6 +606,13 @@ func (x *expectations) get(ctx context.Context, q *suite.Question) Expected {
 		}
 		oe.e = x.o.Expected(ctx, q)
 	})
+	x.mu.Lock()
+	if oe.uses > 0 {
+		if oe.uses--; oe.uses == 0 {
+			delete(x.m, key)
+		}
+	}
+	x.mu.Unlock()
 	return oe.e
 }
 

@@ -60,3 +60,45 @@ questions:
 		}
 	}
 }
+
+// TestExpectationsForgottenAfterLastUse: an expected value is dropped once
+// every case prepared for it has asked, and only then (a later ask of the
+// same query would evaluate it again); a question nobody prepared for is
+// still answered.
+func TestExpectationsForgottenAfterLastUse(t *testing.T) {
+	s := parseFake(t, `eval: 1
+name: forget
+flow: flow.yml
+variants:
+  - name: v
+    repeats: 2
+questions:
+  - id: a
+    expect: {sql: "SELECT 1"}
+  - id: b
+    expect: {sql: "SELECT 1"}
+  - id: c
+    expect: {sql: "SELECT 2"}
+`)
+	o := fakeOptions(t, &fakeRunner{})
+	o.Suite = s
+	cases, _, _ := Cases(&o)
+	oracle := &countingOracle{}
+	x := newExpectations(oracle, cases)
+	ctx := context.Background()
+	for i, c := range cases {
+		if e := x.get(ctx, c.Question); len(e.Values) != 1 {
+			t.Fatalf("case %d: %+v", i, e)
+		}
+		if i == 0 && len(x.m) != 2 {
+			t.Fatalf("after the first of four uses, %d queries are held, want 2", len(x.m))
+		}
+	}
+	if len(x.m) != 0 || oracle.n.Load() != 2 {
+		t.Fatalf("after every case: %d queries held (want 0), %d evaluations (want 2)", len(x.m), oracle.n.Load())
+	}
+	other := &suite.Question{ID: "z", Expect: suite.Expect{Kind: suite.KindSQL, SQL: "SELECT 3"}}
+	if e := x.get(ctx, other); len(e.Values) != 1 || oracle.n.Load() != 3 {
+		t.Fatalf("an unprepared question: %+v, %d evaluations", e, oracle.n.Load())
+	}
+}
