@@ -173,6 +173,7 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	o.SuiteJSON = nil // stored once with the record below, not held through every case
 	cases, qids, vs := Cases(&o)
 	res := &Result{
 		Format: ResultFormat, Suite: suiteHash.String(), Name: s.Name, Flow: s.Flow, Plan: o.PlanHash.String(),
@@ -238,6 +239,7 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 		}
 		defer rec.close()
 	}
+	rs.suiteJSON = nil
 	if o.Started != nil {
 		o.Started(res.Eval, o.Resume)
 	}

@@ -241,7 +241,8 @@ func derivedRunID(planHash hashid.ID, inputs map[string]any, seed int64, prov, m
 	if err != nil {
 		return "", err
 	}
-	return hashid.Sum(c).Hex()[:16], nil
+	id := hashid.Sum(c)
+	return hex.EncodeToString(id[:8]), nil // the first 16 hex digits, in a string of their own
 }
 
 // Start creates a run, executes it and seals it when it succeeds.

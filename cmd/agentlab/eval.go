@@ -314,7 +314,10 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	res, err := eval.Evaluate(ctx, opts)
+	// The suite's JSON goes with this call only: opts lives on after it.
+	withSuite := opts
+	withSuite.SuiteJSON, opts.SuiteJSON = opts.SuiteJSON, nil
+	res, err := eval.Evaluate(ctx, withSuite)
 	if prog != nil {
 		prog.end() // the status line is done before the report is printed
 	}
