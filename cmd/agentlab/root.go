@@ -96,7 +96,6 @@ Examples:
 	root.InitDefaultCompletionCmd()
 	addCompletionExamples(root)
 	refuseUnknownSubcommands(root)
-	addCompletions(root)
 	return root
 }
 
