@@ -70,3 +70,5 @@ require (
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
 
 replace github.com/zeebo/blake3 => ./third_party/blake3
+
+replace golang.org/x/net => ./third_party/xnet
