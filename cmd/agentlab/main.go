@@ -24,7 +24,7 @@ func main() {
 func execute(args []string) int {
 	stopProfiles := startProfiles()
 	defer stopProfiles()
-	root := newRootCmd()
+	root := newRootCmdFor(args)
 	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
 		// The shell asks for completions: only then are the completion
 		// functions worth registering (walking every command's flags
