@@ -128,7 +128,9 @@ fi
 
 if [ "$run_timed" = 1 ] || [ "$run_eval" = 1 ]; then
   echo "building agentlab and the benchmark driver…"
-  go build -o "$out/agentlab" ./cmd/agentlab
+  # Built as the README builds it: static (CGO_ENABLED=0), which the start-up
+  # stages measure.
+  CGO_ENABLED=0 go build -o "$out/agentlab" ./cmd/agentlab
   go build -o "$out/agentlab-bench" ./bench/cmd/agentlab-bench
 fi
 if [ "$run_timed" = 1 ]; then
@@ -151,7 +153,7 @@ fi
 # smoke run's 8 MiB input is smaller than the Go runtime's own footprint,
 # so it only shows the figures.
 if [ "$run_memory" = 1 ]; then
-  [ -x "$out/agentlab-bench" ] || { go build -o "$out/agentlab" ./cmd/agentlab && go build -o "$out/agentlab-bench" ./bench/cmd/agentlab-bench; }
+  [ -x "$out/agentlab-bench" ] || { CGO_ENABLED=0 go build -o "$out/agentlab" ./cmd/agentlab && go build -o "$out/agentlab-bench" ./bench/cmd/agentlab-bench; }
   echo "measuring verify's peak memory…"
   if [ "$smoke" = 0 ]; then
     AGENTLAB_BIN="$PWD/$out/agentlab" "$out/agentlab-bench" memory -out "$out" -mib 128 -max-ratio 2

@@ -165,12 +165,13 @@ func (f *flow) decodeNode(g int, v *V) {
 		return
 	}
 	typ := tv.Str
-	sc := nodeSchemas[typ]
-	if sc == nil || tv.Kind != vScalar {
+	schemaOf := nodeSchemas[typ]
+	if schemaOf == nil || tv.Kind != vScalar {
 		f.dec.errf(tv, "E-SCHEMA-NODE-TYPE", "use one of: "+strings.Join(sortedTypes(), ", "),
 			"unknown node type %q; %sthere are 18 node types", tv.Str, didYouMean(tv.Str, nodeTypes))
 		return
 	}
+	sc := schemaOf()
 	if iv := v.Get("id"); iv != nil {
 		delete(f.broken, iv.Str)
 	}

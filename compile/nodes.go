@@ -2,6 +2,7 @@ package compile
 
 import (
 	"sort"
+	"sync"
 
 	"github.com/agentlab/agentlab/compile/expr"
 )
@@ -194,11 +195,13 @@ var typeFields = map[string][]*field{
 	},
 }
 
-// nodeSchemas is the full schema (common + type fields) per node type.
-var nodeSchemas = func() map[string]*schema {
-	m := map[string]*schema{}
+// nodeSchemas is the full schema (common + type fields) per node type,
+// each built the first time a flow uses the type: a lint of a small flow
+// needs a few of the eighteen, and every other command none.
+var nodeSchemas = func() map[string]func() *schema {
+	m := make(map[string]func() *schema, len(typeFields))
 	for t, fs := range typeFields {
-		m[t] = commonFields.extend("node of type "+t, fs...)
+		m[t] = sync.OnceValue(func() *schema { return commonFields.extend("node of type "+t, fs...) })
 	}
 	return m
 }()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agentlab/agentlab/diag"
 )
@@ -220,18 +221,19 @@ func nearest(name string, known []string) string {
 	return "; nearest: " + strings.Join(q, ", ")
 }
 
-// sqlKeywords are the words of a query that are not names.
-var sqlKeywords = map[string]bool{}
-
-func init() {
+// sqlKeywords are the words of a query that are not names (built on
+// first use).
+var sqlKeywords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`select from where group by order as and or not in is null on join left right
 		inner outer cross full natural using limit offset having distinct case when then else end asc desc union all
 		intersect except with like glob between cast exists true false collate nulls first last over partition
 		window rows range preceding following current row filter escape values recursive integer real text
 		numeric blob int float double varchar date`) {
-		sqlKeywords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // sqlNames reads the identifiers of a query: the tables (after FROM and
 // JOIN) and every other identifier that is not a keyword, a function name
@@ -286,7 +288,7 @@ func sqlNames(sql string) (tables, idents []string) {
 			}
 			lw := strings.ToLower(w)
 			switch {
-			case sqlKeywords[lw]:
+			case sqlKeywords()[lw]:
 				prev = lw
 			case k < len(sql) && sql[k] == '(':
 				prev = ""

@@ -1,9 +1,11 @@
 package hashid
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strconv"
+	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -139,5 +141,45 @@ func BenchmarkSum(b *testing.B) {
 				Sum(data)
 			}
 		})
+	}
+}
+// TestSumOfficialVectors checks Sum and the streaming hasher against the
+// hash mode of the official BLAKE3 test vectors (inputs of 0 to 102,400
+// bytes, so every code path: one block, one chunk, the SIMD tree).
+func TestSumOfficialVectors(t *testing.T) {
+	data, err := os.ReadFile("../testdata/blake3-test-vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vectors struct {
+		Cases []struct {
+			InputLen int    `json:"input_len"`
+			Hash     string `json:"hash"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &vectors); err != nil {
+		t.Fatal(err)
+	}
+	if len(vectors.Cases) < 30 {
+		t.Fatalf("only %d cases", len(vectors.Cases))
+	}
+	for _, c := range vectors.Cases {
+		in := make([]byte, c.InputLen)
+		for i := range in {
+			in[i] = byte(i % 251)
+		}
+		want := c.Hash[:64] // the extended output starts with the 32-byte hash
+		if got := Sum(in).Hex(); got != want {
+			t.Errorf("Sum of %d bytes = %s, want %s", c.InputLen, got, want)
+		}
+		h := New()
+		for rest := in; len(rest) > 0; {
+			n := min(len(rest), 1000)
+			h.Write(rest[:n])
+			rest = rest[n:]
+		}
+		if got := FromHasher(h).Hex(); got != want {
+			t.Errorf("streamed hash of %d bytes = %s, want %s", c.InputLen, got, want)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package issuance
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // wordKind classifies the English words the scanner cares about.
 type wordKind uint8
@@ -23,8 +26,9 @@ type wordInfo struct {
 
 // words maps lower-case English words to what they are. Number words are
 // read like Chinese numerals ("twenty" is 20 ± 5); "one" alone is read as
-// vague ("one of", "one day"), like 一 before a classifier.
-var words = func() map[string]wordInfo {
+// vague ("one of", "one day"), like 一 before a classifier. Built with
+// wordLens on first use (only the issuance checker reads them).
+func buildWords() map[string]wordInfo {
 	m := map[string]wordInfo{}
 	for i, w := range []string{"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 		"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"} {
@@ -54,27 +58,34 @@ var words = func() map[string]wordInfo {
 	m["week"] = wordInfo{kind: wkWeek}
 	m["wk"] = wordInfo{kind: wkWeek}
 	return m
-}()
+}
 
 // wordLens has, for each first letter, a bit per length of a word in
 // words, so that most prose words are rejected without a map look-up.
-var wordLens = func() (t [26]uint16) {
-	for w := range words {
-		t[w[0]-'a'] |= 1 << len(w)
+type wordTable struct {
+	words map[string]wordInfo
+	lens  [26]uint16
+}
+
+var wordTables = sync.OnceValue(func() *wordTable {
+	t := &wordTable{words: buildWords()}
+	for w := range t.words {
+		t.lens[w[0]-'a'] |= 1 << len(w)
 	}
-	return
-}()
+	return t
+})
 
 // lookupWord returns what the ASCII word w is, case-insensitively.
 func lookupWord(w string) wordInfo {
-	if len(w) > 9 || len(w) == 0 || !isAlpha(w[0]) || wordLens[(w[0]|0x20)-'a']&(1<<len(w)) == 0 {
+	t := wordTables()
+	if len(w) > 9 || len(w) == 0 || !isAlpha(w[0]) || t.lens[(w[0]|0x20)-'a']&(1<<len(w)) == 0 {
 		return wordInfo{}
 	}
 	var b [9]byte
 	for n := 0; n < len(w); n++ {
 		b[n] = w[n] | 0x20
 	}
-	return words[string(b[:len(w)])]
+	return t.words[string(b[:len(w)])]
 }
 
 // currencyCodes may be glued to an amount: USD1.2M, RMB300.

@@ -3,7 +3,6 @@ package presets
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -120,36 +119,14 @@ func Builtins() []string {
 	return names
 }
 
-// Builtin returns a copy of a built-in preset. Only the named file is
-// parsed (once per process): a lint or compile needs one preset, and
-// parsing all of them was a tenth of the time of `agentlab lint` on a
-// small flow. It agrees with the full load: a preset whose file has a
-// diagnostic is not a built-in.
+// Builtin returns a copy of a built-in preset. It comes from
+// builtin_table.go, the presets as Go values generated from the embedded
+// files (TestBuiltinTable keeps the two equal), so that a lint or compile
+// parses no YAML for its preset: parsing even the one it needs was a
+// few percent of the time of `agentlab lint` on a small flow.
 func Builtin(name string) (Info, bool) {
-	if strings.ContainsAny(name, `/\`) || !fs.ValidPath(name) {
-		return Info{}, false
-	}
-	f, ok := builtinOne.Load(name)
-	if !ok {
-		file := path.Join("builtin", name+".yml")
-		data, err := builtinFS.ReadFile(file)
-		if err != nil {
-			return Info{}, false // not a built-in; nothing is cached for it
-		}
-		f, _ = builtinOne.LoadOrStore(name, sync.OnceValues(func() (Info, bool) {
-			info, ds := parseBuiltin(file, name, data)
-			return info, !ds.HasErrors()
-		}))
-	}
-	info, ok := f.(func() (Info, bool))()
-	if ok {
-		info.Rows = cloneRows(info.Rows)
-	}
-	return info, ok
+	return builtinTable(name)
 }
-
-// builtinOne caches each built-in preset Builtin has parsed, by name.
-var builtinOne sync.Map
 
 // builtinProblems returns the diagnostics of the embedded files; empty in
 // every released build (a test asserts it).

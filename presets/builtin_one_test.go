@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestBuiltinParsesOneAgreesWithAll: parsing a single built-in preset on
-// demand gives what the full load gives, for every built-in, and a name
+// TestBuiltinParsesOneAgreesWithAll: Builtin (the generated table) gives
+// what the full load of the embedded files gives, for every built-in, and a name
 // that reaches for another file (a path, an extension, a traversal) is no
 // built-in.
 func TestBuiltinParsesOneAgreesWithAll(t *testing.T) {

@@ -31,13 +31,17 @@ func renderCLIDoc(root *cobra.Command) []byte {
 			return
 		}
 		if c != root {
+			// NonInheritedFlags merges the persistent flags of the
+			// parents first, as running the command does, so that the
+			// use line shows "[flags]" as the command's own help does.
+			fl := c.NonInheritedFlags().FlagUsages()
 			fmt.Fprintf(&b, "## %s\n\n", c.CommandPath())
 			fmt.Fprintf(&b, "%s.\n\n", strings.TrimSuffix(c.Short, "."))
 			fmt.Fprintf(&b, "```\n%s\n```\n\n", c.UseLine())
 			if c.Long != "" {
 				fmt.Fprintf(&b, "```text\n%s\n```\n\n", strings.TrimSpace(c.Long))
 			}
-			if fl := c.NonInheritedFlags().FlagUsages(); strings.TrimSpace(fl) != "" {
+			if strings.TrimSpace(fl) != "" {
 				fmt.Fprintf(&b, "Flags:\n\n```\n%s```\n\n", fl)
 			}
 		}

@@ -16,7 +16,8 @@ import (
 // and each argument that names a run, a node a run waits at, an example,
 // a preset or a file of the kind the command reads. They are registered
 // here, for every command at once, so that a command file stays about its
-// command.
+// command, and only when the shell asks for completions (cobra's hidden
+// __complete command): other commands never read them.
 
 // argCompleters maps a command path to the completion of its arguments.
 var argCompleters = map[string]cobra.CompletionFunc{

@@ -44,6 +44,9 @@ func TestCommandConventions(t *testing.T) {
 			t.Errorf("%s: the help does not end with an Examples: block of indented commands", path)
 		}
 		if c.Runnable() && c != c.Root() {
+			// InheritedFlags merges the persistent flags of c and its
+			// parents into c.Flags(), as running the command does.
+			_ = c.InheritedFlags()
 			f := c.Flags().Lookup("format")
 			_, exempt := noFormat[path]
 			switch {

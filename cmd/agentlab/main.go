@@ -24,7 +24,13 @@ func main() {
 func execute(args []string) int {
 	stopProfiles := startProfiles()
 	defer stopProfiles()
-	root := newRootCmd()
+	root := newRootCmdFor(args)
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// The shell asks for completions: only then are the completion
+		// functions worth registering (walking every command's flags
+		// costs more than a small lint).
+		addCompletions(root)
+	}
 	// Whatever a command prints passes the secret filter: a value read
 	// from secret.* or a provider key never reaches the terminal.
 	stdout := &watchedWriter{w: redact.Writer(os.Stdout)}

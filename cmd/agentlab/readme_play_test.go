@@ -137,7 +137,7 @@ func playShell(t *testing.T, cmd, comment string) string {
 	switch {
 	case cmd == "go test ./...":
 		return "# go test ./... is what runs this test\n"
-	case cmd == "go build -o agentlab ./cmd/agentlab":
+	case cmd == "CGO_ENABLED=0 go build -o agentlab ./cmd/agentlab":
 		return "# go build -o agentlab ./cmd/agentlab: agentlab is the binary under test\n"
 	case strings.HasPrefix(cmd, "go run ./cmd/agentlab "):
 		return exec + "agentlab " + strings.TrimPrefix(cmd, "go run ./cmd/agentlab ") + "\n"
@@ -184,7 +184,7 @@ func playCIJob(t *testing.T, section string) string {
 				b.WriteString("# checkout: the working directory holds flows/weekly.yml\n")
 			case s.Uses == "actions/checkout@v4", s.Uses == "actions/setup-go@v5":
 				b.WriteString("# " + s.Uses + ": agentlab is the binary under test\n")
-			case s.Run == "cd agentlab-src && go build -o /usr/local/bin/agentlab ./cmd/agentlab":
+			case s.Run == "cd agentlab-src && CGO_ENABLED=0 go build -o /usr/local/bin/agentlab ./cmd/agentlab":
 				b.WriteString("# go build: agentlab is the binary under test\n")
 			case s.Uses == "github/codeql-action/upload-sarif@v3":
 				b.WriteString(fmt.Sprintf("sarifvalid %v\n", s.With["sarif_file"]))

@@ -58,7 +58,28 @@ var commandFactories = map[string]func() *cobra.Command{}
 
 func register(name string, f func() *cobra.Command) { commandFactories[name] = f }
 
-func newRootCmd() *cobra.Command {
+// newRootCmd builds the whole command tree.
+func newRootCmd() *cobra.Command { return buildRoot("") }
+
+// newRootCmdFor builds the tree that running args needs. When args start
+// with the exact name of a top-level command, that is the root and that
+// command's own tree only: the command runs, and prints its help and its
+// errors, as in the whole tree, and a short command such as a lint of one
+// file does not pay for building the other forty. Anything else (help,
+// completion, a flag first, an unknown or abbreviated name) gets the whole
+// tree, whose listings and did-you-means need every command.
+func newRootCmdFor(args []string) *cobra.Command {
+	if len(args) > 0 && args[0] != "" {
+		if _, ok := commandFactories[args[0]]; ok {
+			return buildRoot(args[0])
+		}
+	}
+	return newRootCmd()
+}
+
+// buildRoot builds the root with every command, or only with the one
+// named only.
+func buildRoot(only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "agentlab",
 		Short: "Compile, run, seal and verify LLM/agent workflows whose results must survive an audit",
@@ -83,6 +104,13 @@ Examples:
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return exitf(exitUsage, "%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
+	if only != "" {
+		root.AddCommand(commandFactories[only]())
+		// The completion command is reached only through the whole tree.
+		root.CompletionOptions.DisableDefaultCmd = true
+		refuseUnknownSubcommands(root)
+		return root
+	}
 	names := make([]string, 0, len(commandFactories))
 	for n := range commandFactories {
 		names = append(names, n)
@@ -96,7 +124,6 @@ Examples:
 	root.InitDefaultCompletionCmd()
 	addCompletionExamples(root)
 	refuseUnknownSubcommands(root)
-	addCompletions(root)
 	return root
 }
 

@@ -379,7 +379,7 @@ func filters(t dbTable, question string, words []string, owner []int) (string, m
 			continue
 		}
 		lw := strings.ToLower(w)
-		if named[lw] || stopwords[lw] || descWords[lw] || ascWords[lw] || sumWords[lw] || avgWords[lw] {
+		if named[lw] || stopwords()[lw] || descWords[lw] || ascWords[lw] || sumWords[lw] || avgWords[lw] {
 			continue
 		}
 		add(w)

@@ -3,6 +3,7 @@ package provider
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -52,10 +53,10 @@ func lastToolResult(msgs []Message) (Message, string, bool) {
 // containing them out.
 const cjkNumerals = "〇零一二两三四五六七八九十百千万亿半成倍"
 
-// stopwords are left out when restating a question's key words.
-var stopwords = map[string]bool{}
-
-func init() {
+// stopwords are left out when restating a question's key words (built
+// on first use: only the mock provider reads them).
+var stopwords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again all also am an and any are as at be because been
 		before being below between both but by can could did do does doing down during each few for from
 		further had has have having he her here hers him his how i if in into is it its itself just let me
@@ -64,9 +65,10 @@ func init() {
 		until up very was we were what when where which while who whom why will with would you your yours
 		write give tell show explain describe summarize summarise list find make using use based
 		extract classify decide determine identify provide create draft answer check compare analyze analyse`) {
-		stopwords[w] = true
+		m[w] = true
 	}
-}
+	return m
+})
 
 // keywords returns up to max distinct key words of s in order of first
 // appearance: alphabetic words that are not stopwords, and short runs of
@@ -91,7 +93,7 @@ func keywords(s string, max int, clean bool) []string {
 	flushWord := func() {
 		w := strings.Trim(strings.ToLower(string(word)), "-_'")
 		word = word[:0]
-		if len([]rune(w)) >= 3 && !stopwords[w] {
+		if len([]rune(w)) >= 3 && !stopwords()[w] {
 			add(w)
 		}
 	}
