@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strconv"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -143,6 +143,7 @@ func BenchmarkSum(b *testing.B) {
 		})
 	}
 }
+
 // TestSumOfficialVectors checks Sum and the streaming hasher against the
 // hash mode of the official BLAKE3 test vectors (inputs of 0 to 102,400
 // bytes, so every code path: one block, one chunk, the SIMD tree).
