@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Marshal returns the canonical JSON encoding of v, as encoding/json would
@@ -21,11 +22,23 @@ import (
 // the plain shapes are written directly (see appendReflect); the others
 // take that round trip.
 func Marshal(v any) ([]byte, error) {
-	if b, ok := appendReflect(nil, v); ok {
-		return b, nil
+	// Written into a pooled buffer and copied at its final size: one
+	// allocation instead of a buffer doubling its way up.
+	bp := marshalBufs.Get().(*[]byte)
+	b, ok := appendReflect((*bp)[:0], v)
+	if !ok {
+		marshalBufs.Put(bp)
+		return marshalSlow(v)
 	}
-	return marshalSlow(v)
+	out := bytes.Clone(b)
+	if cap(b) <= 64<<10 {
+		*bp = b[:0]
+	}
+	marshalBufs.Put(bp)
+	return out, nil
 }
+
+var marshalBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // marshalSlow is Marshal through encoding/json: the value encoded, then
 // decoded and written again in canonical form. It is the definition the

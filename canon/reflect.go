@@ -179,8 +179,20 @@ func appendRV(dst []byte, v reflect.Value, depth int) ([]byte, bool) {
 }
 
 // ownMarshaler reports whether encoding/json would let t (or *t) write
-// itself.
+// itself (remembered per type: the method-set lookups cost more than
+// writing a small value).
 func ownMarshaler(t reflect.Type) bool {
+	if v, ok := marshalerCache.Load(t); ok {
+		return v.(bool)
+	}
+	own := implementsMarshaler(t)
+	marshalerCache.Store(t, own)
+	return own
+}
+
+var marshalerCache sync.Map // reflect.Type → bool
+
+func implementsMarshaler(t reflect.Type) bool {
 	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
 		p := reflect.PointerTo(t)
 		if p.Implements(marshalerType) || p.Implements(textMarshalerType) {

@@ -164,3 +164,41 @@ func TestScannerRefusesForgedStrings(t *testing.T) {
 }
 
 var lineTestTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// TestLinkerNextCanonicalAgrees: on events read from canonical lines,
+// NextCanonical finds exactly what Next finds, for an intact chain and
+// for one whose data, hash or link was altered.
+func TestLinkerNextCanonicalAgrees(t *testing.T) {
+	var evs []Event
+	var prev *Event
+	for i, data := range []any{map[string]any{"a": 1}, "text\n", nil, []any{1.5, "x"}} {
+		e, err := NewEvent(prev, "run-1", int64(i+1), lineTestTime, "x", "n", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, e)
+		prev = &evs[len(evs)-1]
+	}
+	alter := map[string]func([]Event){
+		"intact":       func([]Event) {},
+		"data changed": func(es []Event) { es[1].Data = []byte(`"other"`) },
+		"hash changed": func(es []Event) { es[2].Hash = es[1].Hash },
+		"link broken":  func(es []Event) { es[3].Prev = es[1].Hash },
+		"seq skipped":  func(es []Event) { es[2].Seq = 4 },
+	}
+	for name, f := range alter {
+		es := append([]Event(nil), evs...)
+		f(es)
+		a, b := NewLinker("run-1"), NewLinker("run-1")
+		var pa, pb []Problem
+		for _, e := range es {
+			pa, pb = a.Next(e, pa), b.NextCanonical(e, pb)
+		}
+		if !reflect.DeepEqual(pa, pb) {
+			t.Errorf("%s: Next %v, NextCanonical %v", name, pa, pb)
+		}
+		if (name == "intact") != (len(pa) == 0) {
+			t.Errorf("%s: problems %v", name, pa)
+		}
+	}
+}

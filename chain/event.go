@@ -89,6 +89,16 @@ func (e Event) ComputeHash() (hashid.ID, error) {
 	return hashid.Sum(e.appendCanonical(make([]byte, 0, e.size()), false)), nil
 }
 
+// hashCanonical is ComputeHash for an event whose data is canonical
+// already.
+func (e Event) hashCanonical() (hashid.ID, error) {
+	bp := scratch.Get().(*[]byte)
+	b := e.appendCanonical((*bp)[:0], false)
+	h := hashid.Sum(b)
+	putScratch(bp, b)
+	return h, nil
+}
+
 // size is about the length of e's line: room enough that writing it
 // allocates once.
 func (e Event) size() int {

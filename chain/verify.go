@@ -58,7 +58,16 @@ func NewLinker(runID string) *Linker {
 
 // Next checks e as the event after the ones given so far and appends its
 // problems to ps.
-func (l *Linker) Next(e Event, ps []Problem) []Problem {
+func (l *Linker) Next(e Event, ps []Problem) []Problem { return l.next(e, ps, Event.ComputeHash) }
+
+// NextCanonical is Next for an event whose data is known to be canonical
+// already (ReadCanonicalLine read it): its hash is taken without
+// canonicalising the data again.
+func (l *Linker) NextCanonical(e Event, ps []Problem) []Problem {
+	return l.next(e, ps, Event.hashCanonical)
+}
+
+func (l *Linker) next(e Event, ps []Problem, hash func(Event) (hashid.ID, error)) []Problem {
 	add := func(seq int64, format string, args ...any) {
 		ps = append(ps, Problem{Seq: seq, Message: fmt.Sprintf(format, args...)})
 	}
@@ -89,7 +98,7 @@ func (l *Linker) Next(e Event, ps []Problem) []Problem {
 	if _, err := time.Parse(TimeLayout, e.Time); err != nil {
 		add(e.Seq, "time %q is not RFC 3339 UTC with nine fractional digits", e.Time)
 	}
-	h, err := e.ComputeHash()
+	h, err := hash(e)
 	switch {
 	case err != nil:
 		add(e.Seq, "cannot hash: %v", err)

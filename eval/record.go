@@ -45,10 +45,11 @@ type checkpoint struct {
 
 // recorder writes an evaluation's run-like record.
 type recorder struct {
-	rl     *runlog.Run
-	suite  string
-	done   map[Key]CaseResult
-	closed bool
+	rl      *runlog.Run
+	suite   string
+	done    map[Key]CaseResult
+	closed  bool
+	logsBuf []byte // runLogs' buffer, kept between batches
 }
 
 // evalPrefix is the run id prefix of evaluations with configuration cfg.
@@ -293,11 +294,17 @@ func (r *recorder) runLogs(cs []*CaseResult) (runlog.Pending, bool, error) {
 	if len(runs) == 0 {
 		return runlog.Pending{}, false, nil
 	}
-	b := make([]byte, 0, size)
+	// One buffer serves every batch: the store writes it out and keeps
+	// nothing of it.
+	b := r.logsBuf[:0]
+	if cap(b) < size {
+		b = make([]byte, 0, size)
+	}
 	for _, c := range cs {
 		b = append(b, c.runLog...)
 		c.runLog, c.runArtifacts = nil, nil
 	}
+	r.logsBuf = b[:0]
 	artifacts := make([]string, 0, len(arts))
 	for a := range arts {
 		artifacts = append(artifacts, a)

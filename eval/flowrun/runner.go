@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -261,7 +262,7 @@ func (r *Runner) Close() {
 // fixed clock every case gets its own id, on every machine and whether the
 // evaluation is sharded or not.
 func caseName(c eval.Case) string {
-	return fmt.Sprintf("%s/%s/%d", c.Question.ID, c.Variant.Name, c.Repeat)
+	return c.Question.ID + "/" + c.Variant.Name + "/" + strconv.Itoa(c.Repeat)
 }
 
 // AnswerText picks the text numbers are read from (answer.Text).

@@ -116,9 +116,8 @@ type payload struct {
 	Port   string         `json:"port,omitempty"`
 }
 
-// canonical is canon.Marshal(p), written through canon.AppendValue: the
-// struct's fields are not in key order, so the generic path would encode,
-// decode and encode again every node's output.
+// canonical is canon.Marshal(p), written from a map of the fields that
+// are set (their omitempty), which canon writes directly.
 func (p payload) canonical() ([]byte, error) {
 	m := map[string]any{"output": p.Output}
 	if len(p.Vars) > 0 {
@@ -130,7 +129,7 @@ func (p payload) canonical() ([]byte, error) {
 	if p.Port != "" {
 		m["port"] = p.Port
 	}
-	return canon.AppendValue(nil, m)
+	return canon.Marshal(m)
 }
 
 // readPayload reads p.canonical()'s bytes back as json.Unmarshal into a

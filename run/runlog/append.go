@@ -101,19 +101,26 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 		// the keys, seq, time and quotes take under 128 bytes
 		size += len(out[i].Data) + len(out[i].Hash) + len(out[i].Prev) + len(out[i].Node) + len(out[i].Type) + 128
 	}
-	// The lines are written to the file (or copied into a memory run's
-	// log) at once, so one buffer serves every batch of the run.
-	buf = r.scratch[:0]
-	if cap(buf) < size {
-		buf = make([]byte, 0, size)
+	var n int
+	var err error
+	if r.mem != nil {
+		// A memory run's lines go straight into its log.
+		n, err = r.mem.appendLines(out, size)
+	} else {
+		// The lines are written to the file at once, so one buffer serves
+		// every batch of the run.
+		buf = r.scratch[:0]
+		if cap(buf) < size {
+			buf = make([]byte, 0, size)
+		}
+		for i := range out {
+			buf = append(out[i].AppendLine(buf), '\n')
+		}
+		if cap(buf) <= maxScratch {
+			r.scratch = buf[:0]
+		}
+		n, err = r.events.Write(buf)
 	}
-	for i := range out {
-		buf = append(out[i].AppendLine(buf), '\n')
-	}
-	if cap(buf) <= maxScratch {
-		r.scratch = buf[:0]
-	}
-	n, err := r.events.Write(buf)
 	if err != nil {
 		// Cut a partial write back so the file still ends with a whole line.
 		if terr := r.events.Truncate(r.size); terr != nil {

@@ -83,7 +83,7 @@ func readLeanPrefix(runID, path string, n int) ([]chain.Event, error) {
 			}
 			return nil, fmt.Errorf("line %d cannot be read as an event", lineNo)
 		}
-		if ps := link.Next(e, nil); len(ps) > 0 {
+		if ps := link.NextCanonical(e, nil); len(ps) > 0 {
 			return nil, fmt.Errorf("event chain is broken: %s", ps[0])
 		}
 		if bytes.Contains(e.Data, []byte("artifact")) {

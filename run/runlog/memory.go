@@ -76,6 +76,22 @@ func (f *memFile) Write(b []byte) (int, error) {
 	f.buf = append(f.buf, b...)
 	return len(b), nil
 }
+// appendLines writes the lines of evs to the log, as Write would write
+// them from a buffer (size is about their length).
+func (f *memFile) appendLines(evs []chain.Event, size int) (int, error) {
+	if f.closed {
+		return 0, fs.ErrClosed
+	}
+	if f.buf == nil {
+		f.buf = make([]byte, 0, max(size, memLogCap))
+	}
+	start := len(f.buf)
+	for i := range evs {
+		f.buf = append(evs[i].AppendLine(f.buf), '\n')
+	}
+	return len(f.buf) - start, nil
+}
+
 func (f *memFile) Close() error { f.closed = true; return nil }
 func (f *memFile) Name() string { return f.name }
 func (f *memFile) Sync() error  { return nil }
