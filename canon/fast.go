@@ -20,6 +20,11 @@ import (
 // the slow path, which has encoding/json's own limit.
 const maxFastDepth = 128
 
+// IsCanonical reports whether b is canonical JSON as this package writes
+// it (see isCanonical: it may refuse some canonical text, never accept
+// other text).
+func IsCanonical(b []byte) bool { return isCanonical(b) }
+
 func isCanonical(b []byte) bool {
 	v := validator{b: b}
 	return v.value(0) && v.i == len(b)

@@ -299,3 +299,32 @@ func TestLineMatchesCanon(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonicalJSONData: data handed over as CanonicalJSON is kept as
+// given when it is canonical, written canonically when it is not, and
+// refused when it is not JSON; the event's hash is the same as for the
+// same value given any other way.
+func TestCanonicalJSONData(t *testing.T) {
+	want, err := NewEvent(nil, "r", 1, t0, "x", "", map[string]any{"b": 1, "a": "é"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := CanonicalJSON(`{"a":"é","b":1}`)
+	e, err := NewEvent(nil, "r", 1, t0, "x", "", given)
+	if err != nil || e.Hash != want.Hash {
+		t.Fatalf("canonical data: %v, hash %s want %s", err, e.Hash, want.Hash)
+	}
+	if &e.Data[0] != &given[0] {
+		t.Error("canonical data was copied")
+	}
+	e, err = NewEvent(nil, "r", 1, t0, "x", "", CanonicalJSON(`{"b": 1, "a":"\u00e9"}`))
+	if err != nil || e.Hash != want.Hash {
+		t.Fatalf("data not in canonical form: %v, hash %s want %s", err, e.Hash, want.Hash)
+	}
+	if _, err := NewEvent(nil, "r", 1, t0, "x", "", CanonicalJSON(`{"a":`)); err == nil {
+		t.Error("data that is not JSON was accepted")
+	}
+	if b, err := json.Marshal(map[string]any{"d": given}); err != nil || string(b) != `{"d":{"a":"é","b":1}}` {
+		t.Errorf("CanonicalJSON marshals as %s (%v)", b, err)
+	}
+}

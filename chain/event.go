@@ -204,10 +204,32 @@ func putScratch(bp *[]byte, b []byte) {
 	}
 }
 
+// CanonicalJSON is event data its writer built as canonical JSON and
+// hands over to the log: NewEvent keeps it without a copy once it has
+// checked that it is canonical, so the writer must not change it after.
+// It marshals as itself, as json.RawMessage does.
+type CanonicalJSON []byte
+
+// MarshalJSON returns c.
+func (c CanonicalJSON) MarshalJSON() ([]byte, error) {
+	if c == nil {
+		return []byte("null"), nil
+	}
+	return c, nil
+}
+
 func encodeData(data any) (json.RawMessage, error) {
 	switch v := data.(type) {
 	case nil:
 		return nil, nil
+	case CanonicalJSON:
+		if len(v) == 0 {
+			return nil, nil
+		}
+		if canon.IsCanonical(v) {
+			return json.RawMessage(v), nil
+		}
+		return canon.Canonicalize(v)
 	case json.RawMessage:
 		if len(v) == 0 {
 			return nil, nil

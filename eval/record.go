@@ -268,7 +268,7 @@ func (r *recorder) addCases(cs []*CaseResult) error {
 		data = append(data, `","case":`...)
 		data = append(data, b...)
 		data = append(data, '}')
-		ps = append(ps, runlog.Pending{Type: EvCase, Node: c.Question, Data: json.RawMessage(data)})
+		ps = append(ps, runlog.Pending{Type: EvCase, Node: c.Question, Data: chain.CanonicalJSON(data)})
 	}
 	_, err := r.rl.AppendBatch(ps)
 	return err

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/eval"
 	"github.com/agentlab/agentlab/eval/suite"
@@ -336,11 +337,17 @@ func readEvidence(dataDir string, events []chain.Event, p *plan.Plan, ans *eval.
 				ans.Tier = answer.WorseTier(ans.Tier, d.Contract.Tier)
 			}
 		case "run.finished":
-			var d struct {
-				Tier string `json:"tier"`
+			tier, ok := canon.LookupString(ev.Data, "tier") // the one field read of a large event
+			if !ok {
+				var d struct {
+					Tier string `json:"tier"`
+				}
+				if json.Unmarshal(ev.Data, &d) == nil {
+					tier = d.Tier
+				}
 			}
-			if json.Unmarshal(ev.Data, &d) == nil && d.Tier != "" {
-				ans.Tier = answer.WorseTier(ans.Tier, d.Tier)
+			if tier != "" {
+				ans.Tier = answer.WorseTier(ans.Tier, tier)
 			}
 		}
 	}

@@ -59,7 +59,7 @@ func (r *Run) Append(typ, node string, data any) (chain.Event, error) {
 }
 
 // maxScratch bounds the line buffer a run keeps between batches.
-const maxScratch = 64 << 10
+const maxScratch = 1 << 20
 
 // AppendBatch adds several events with one write and at most one fsync
 // (a group commit), all or nothing: if any event cannot be built nothing is
@@ -74,7 +74,7 @@ func (r *Run) AppendBatch(ps []Pending) ([]chain.Event, error) {
 		return nil, fmt.Errorf("run %s: an earlier write to the event log failed (%v); close the run and resume it", r.id, r.failed)
 	}
 	var (
-		out  []chain.Event
+		out  = make([]chain.Event, 0, len(ps))
 		buf  []byte
 		sync bool
 	)

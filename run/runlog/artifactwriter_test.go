@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/run/redact"
 )
 
@@ -75,5 +78,31 @@ func TestPutArtifactWriterStoresWhatPutArtifactStores(t *testing.T) {
 	stored, _ := st.Get(got)
 	if bytes.Contains(stored, []byte(secret)) {
 		t.Fatalf("the secret was stored: %s", stored)
+	}
+}
+
+// TestCanonicalJSONEventDataRedacted: event data handed over as canonical
+// bytes (the evaluation's case events) is redacted like any other data.
+func TestCanonicalJSONEventDataRedacted(t *testing.T) {
+	secret := "canonical-data-s3cret"
+	redact.Add(secret)
+	rl, err := Create(t.TempDir(), "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rl.Close()
+	if _, err := rl.Append(chain.TypeRunStarted, "", map[string]any{"plan": "p"}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := rl.Append("eval.case", "q1", chain.CanonicalJSON(`{"answer":"the key is `+secret+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(e.Data, []byte(secret)) {
+		t.Fatalf("the secret was written: %s", e.Data)
+	}
+	b, _ := os.ReadFile(filepath.Join(rl.Dir(), EventsFile))
+	if bytes.Contains(b, []byte(secret)) {
+		t.Fatalf("the secret is in the log: %s", b)
 	}
 }

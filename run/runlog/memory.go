@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentlab/agentlab/chain"
@@ -25,6 +26,7 @@ func NewMemory(dataDir, scratch, runID string, rec Record) (*Run, error) {
 	}
 	r := newRun(dataDir, runID, filepath.Join(scratch, runID))
 	r.mem = &memFile{name: runID}
+	r.log = make([]chain.Event, 0, memEvents)
 	r.events = r.mem
 	rec.Format, rec.ID = RecordFormat, runID
 	r.rec = rec
@@ -51,9 +53,17 @@ func (r *Run) open() bool {
 	return r.lock != nil
 }
 
-// memLogCap is the room a memory run's log starts with: an evaluation's
-// case of a few nodes writes 2–3 KB.
-const memLogCap = 4 << 10
+// memLogCap is the room a memory run's log starts with when the runs
+// before it say nothing (an evaluation's case of a few nodes writes 2–3
+// KB), and memEvents the room for its events.
+const (
+	memLogCap = 4 << 10
+	memEvents = 16
+)
+
+// memLogHint is the size of the last memory run's log: the runs of one
+// evaluation are alike, so the next one starts with room for as much.
+var memLogHint atomic.Int64
 
 // memFile is the event log of a memory run: the lines AppendBatch wrote,
 // in one buffer.
@@ -76,6 +86,7 @@ func (f *memFile) Write(b []byte) (int, error) {
 	f.buf = append(f.buf, b...)
 	return len(b), nil
 }
+
 // appendLines writes the lines of evs to the log, as Write would write
 // them from a buffer (size is about their length).
 func (f *memFile) appendLines(evs []chain.Event, size int) (int, error) {
@@ -83,7 +94,11 @@ func (f *memFile) appendLines(evs []chain.Event, size int) (int, error) {
 		return 0, fs.ErrClosed
 	}
 	if f.buf == nil {
-		f.buf = make([]byte, 0, max(size, memLogCap))
+		room := memLogCap
+		if h := memLogHint.Load(); h > 0 {
+			room = int(h)
+		}
+		f.buf = make([]byte, 0, max(size, room))
 	}
 	start := len(f.buf)
 	for i := range evs {
@@ -92,7 +107,13 @@ func (f *memFile) appendLines(evs []chain.Event, size int) (int, error) {
 	return len(f.buf) - start, nil
 }
 
-func (f *memFile) Close() error { f.closed = true; return nil }
+func (f *memFile) Close() error {
+	if !f.closed && len(f.buf) > 0 {
+		memLogHint.Store(int64(len(f.buf) + len(f.buf)/8)) // and some room to spare
+	}
+	f.closed = true
+	return nil
+}
 func (f *memFile) Name() string { return f.name }
 func (f *memFile) Sync() error  { return nil }
 
