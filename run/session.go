@@ -17,6 +17,7 @@ import (
 	"github.com/agentlab/agentlab/run/provider"
 	"github.com/agentlab/agentlab/run/runlog"
 	"github.com/agentlab/agentlab/run/sources"
+	"github.com/agentlab/agentlab/run/store"
 )
 
 // SessionOptions describe the runs of a Session: one plan under one
@@ -58,6 +59,7 @@ type Session struct {
 	o       SessionOptions
 	baseDir string
 	planRef string
+	store   store.Store // the data dir's artifact store, shared by the runs
 	// scratch holds the working directories of the runs' code nodes,
 	// <data-dir>/tmp/session-<random>, removed by Close.
 	scratch string
@@ -112,11 +114,11 @@ func NewSession(ctx context.Context, o SessionOptions) (*Session, error) {
 	if _, err := checkBeforeRun(o.Plan, o.Provider, provider.Options{Model: o.Model, BaseDir: s.baseDir}, o.Warn); err != nil {
 		return nil, err
 	}
-	_, blob, err := storePlan(o.DataDir, o.Plan)
+	st, blob, err := storePlan(o.DataDir, o.Plan)
 	if err != nil {
 		return nil, err
 	}
-	s.planRef = blob.String()
+	s.planRef, s.store = blob.String(), st
 	s.setups = make(chan *setup, o.Workers)
 	for i := 0; i < o.Workers; i++ {
 		pre, err := prepare(ctx, dataDirFor(o.DataDir), checkpoint{Source: o.Source, BaseDir: s.baseDir, Actor: o.Actor}, o.Plan, Interaction{}, o.SourceCache)
@@ -184,6 +186,7 @@ func (s *Session) Run(ctx context.Context, r SessionRun) (*MemoryOutcome, error)
 		return nil, err
 	}
 	defer rl.Close()
+	rl.ShareStore(s.store)
 	rl.PinClock(o.Epoch)
 	cp := checkpoint{
 		Format: 1, Plan: o.PlanHash.String(), PlanBlob: s.planRef, Kind: o.Kind, Source: o.Source, BaseDir: s.baseDir,

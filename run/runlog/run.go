@@ -445,6 +445,17 @@ func (r *Run) Seal(planHash string, finish ...func(*Record)) (chain.Seal, hashid
 	return s, h, nil
 }
 
+// ShareStore makes the run use st, a store of its data dir that its
+// caller opened already (a session's runs share one), instead of opening
+// its own on first use.
+func (r *Run) ShareStore(st store.Store) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st == nil {
+		r.st = st
+	}
+}
+
 // Store returns the artifact store of the run's data dir, opening it on
 // first use. Callers see only the store.Store interface, so that what
 // backs it can change without them.
