@@ -3,6 +3,7 @@ package canon
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -87,4 +88,66 @@ func canonicalOrNil(b []byte) []byte {
 		return nil
 	}
 	return c
+}
+
+// exact returns s as bytes with no spare capacity, so that a reader going
+// one byte too far fails instead of reading what happens to lie there.
+func exact(s string) []byte {
+	b := []byte(s)
+	return b[:len(b):len(b)]
+}
+
+// TestCanonicalReadersRefuseBrokenText feeds the canonical readers
+// (DecodeCanonical, IsCanonical, LookupString) text cut short, missing its
+// punctuation or holding what canon never writes: each must refuse it,
+// never read past its end, never take it for another value.
+func TestCanonicalReadersRefuseBrokenText(t *testing.T) {
+	for _, in := range []string{
+		`[`, `[1`, `[1,`, `[x]`, `{`, `{"a":1,`, `{"a"`, `{"a":`, `{"a"x1}`, `{a":1}`, `{"a":1 }`, `{"a":{"b":1}`,
+		"\"a\tb\"", "\"\x01\"", `"\u00`, `"\u001`, `{"tier":"x"`, `{"tier":"x",}`, `{"a":1,"tier"}`,
+	} {
+		if v, ok := DecodeCanonical(exact(in)); ok {
+			t.Errorf("DecodeCanonical(%q) = %#v", in, v)
+		}
+		if IsCanonical(exact(in)) {
+			t.Errorf("IsCanonical(%q)", in)
+		}
+		if v, ok := LookupString(exact(in), "tier"); ok {
+			t.Errorf("LookupString(%q) = %q", in, v)
+		}
+	}
+}
+
+// TestDecodeCanonicalDepth: nesting up to the canonical reader's limit is
+// read, one level more is left to encoding/json, for arrays and objects.
+func TestDecodeCanonicalDepth(t *testing.T) {
+	for _, open := range []string{"[", `{"k":`} {
+		closing := "]"
+		if open != "[" {
+			closing = "}"
+		}
+		nest := func(n int) []byte {
+			return exact(strings.Repeat(open, n) + "1" + strings.Repeat(closing, n))
+		}
+		if _, ok := DecodeCanonical(nest(maxFastDepth)); !ok {
+			t.Errorf("%s nested %d deep was refused", open, maxFastDepth)
+		}
+		if _, ok := DecodeCanonical(nest(maxFastDepth + 1)); ok {
+			t.Errorf("%s nested %d deep was read", open, maxFastDepth+1)
+		}
+		if IsCanonical(nest(maxFastDepth)) != true || IsCanonical(nest(maxFastDepth+1)) {
+			t.Errorf("%s: IsCanonical disagrees with DecodeCanonical on the limit", open)
+		}
+	}
+}
+
+// TestLookupStringAtTheEnd: a wanted key whose value ends the object is
+// found; one whose object is cut short after its value is not.
+func TestLookupStringAtTheEnd(t *testing.T) {
+	if v, ok := LookupString(exact(`{"a":{"b":1},"tier":"x"}`), "tier"); !ok || v != "x" {
+		t.Errorf("last member: %q %v", v, ok)
+	}
+	if v, ok := LookupString(exact(`{"tier":"x"}`), "tier"); !ok || v != "x" {
+		t.Errorf("only member: %q %v", v, ok)
+	}
 }

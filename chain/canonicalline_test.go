@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentlab/agentlab/hashid"
 )
 
 var canonicalLineSeeds = []string{
@@ -200,5 +202,68 @@ func TestLinkerNextCanonicalAgrees(t *testing.T) {
 		if (name == "intact") != (len(pa) == 0) {
 			t.Errorf("%s: problems %v", name, pa)
 		}
+	}
+}
+
+// TestReadCanonicalLineEdges: lines at the edges of what the canonical
+// reader takes. Those it must take are the writer's forms (numbers of
+// every kind, escapes, data nested to the limit); those it must refuse
+// would each be read differently, or refused, by the strict reader (an
+// empty hash or type, a missing key, an integer past 2^53, an escape cut
+// short or canon never writes, a string never closed, nesting past the
+// limit, bytes after the object).
+func TestReadCanonicalLineEdges(t *testing.T) {
+	const tail = `"hash":"h","prev":"p","seq":1,"time":"t","type":"x"}`
+	nest := func(depth int) string {
+		return `{"data":` + strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth) + "," + tail
+	}
+	for _, tc := range []struct {
+		name, line string
+		take       bool
+	}{
+		{"numbers", `{"data":[-1,0,1.5,-2.5e-7,1e+21,9007199254740992,-9007199254740992],` + tail, true},
+		{"escapes", `{"data":"a\\b\"c\n\u001f\u0000","hash":"h","node":"n","prev":"p","seq":1,"time":"t","type":"x"}`, true},
+		{"nested to the limit", nest(MaxDataDepth), true},
+		{"seq of many digits", `{"hash":"h","prev":"p","seq":123456789,"time":"t","type":"x"}`, true},
+		{"nested past the limit", nest(MaxDataDepth + 1), false},
+		{"empty hash", `{"hash":"","prev":"p","seq":1,"time":"t","type":"x"}`, false},
+		{"empty type", `{"hash":"h","prev":"p","seq":1,"time":"t","type":""}`, false},
+		{"no time", `{"hash":"h","prev":"p","seq":1,"type":"x"}`, false},
+		{"no prev", `{"hash":"h","seq":1,"time":"t","type":"x"}`, false},
+		{"no hash", `{"prev":"p","seq":1,"time":"t","type":"x"}`, false},
+		{"seq past 2^53", `{"hash":"h","prev":"p","seq":9007199254740993,"time":"t","type":"x"}`, false},
+		{"seq negative", `{"hash":"h","prev":"p","seq":-1,"time":"t","type":"x"}`, false},
+		{"data integer past 2^53", `{"data":9007199254740993,` + tail, false},
+		{"data number with a plus", `{"data":+1,` + tail, false},
+		{"escape cut short", `{"data":"\u00",` + tail, false},
+		{"escape at the end", `{"data":"\u001`, false},
+		{"escape of a printable", `{"data":"\u0020",` + tail, false},
+		{"escape in capitals", `{"data":"\u001F",` + tail, false},
+		{"short escape spelled long", `{"data":"\u000a",` + tail, false},
+		{"string never closed", `{"data":"abc`, false},
+		{"bytes after the object", `{"hash":"h","prev":"p","seq":1,"time":"t","type":"x"}x`, false},
+		{"data null", `{"data":null,` + tail, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := []byte(tc.line)
+			line = line[:len(line):len(line)] // no spare capacity for a reader to run into
+			_, took := ReadCanonicalLine(line)
+			if took != tc.take {
+				t.Fatalf("took %v, want %v: %s", took, tc.take, tc.line)
+			}
+			checkFastLine(t, tc.line)
+		})
+	}
+}
+
+// TestProblemMessagesShortenHashes: a problem names a hash by its short
+// form and anything else quoted, so a forged value cannot pass for one.
+func TestProblemMessagesShortenHashes(t *testing.T) {
+	id := hashid.Sum([]byte("x"))
+	if got := short(id.String()); got != id.Short() {
+		t.Errorf("short(%s) = %s, want %s", id, got, id.Short())
+	}
+	if got := short("b3:nothex"); got != `"b3:nothex"` {
+		t.Errorf("short of a non-hash = %s", got)
 	}
 }

@@ -227,22 +227,31 @@ func runID(epoch *time.Time, planHash hashid.ID, inputs map[string]any, seed int
 		}
 		return idClock().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:]), nil
 	}
-	return derivedRunID(planHash, inputs, seed, prov, model, kind, evalCase)
-}
-
-// derivedRunID is the id of a run under a fixed clock: 16 hex digits of
-// the hash of what determines the run.
-func derivedRunID(planHash hashid.ID, inputs map[string]any, seed int64, prov, model, kind, evalCase string) (string, error) {
-	fields := map[string]any{"plan": planHash.String(), "inputs": inputs, "seed": seed, "provider": prov, "model": model, "kind": kind}
-	if evalCase != "" {
-		fields["case"] = evalCase
-	}
-	c, err := canon.Marshal(fields)
+	in, err := canon.Marshal(inputs)
 	if err != nil {
 		return "", err
 	}
-	id := hashid.Sum(c)
-	return hex.EncodeToString(id[:8]), nil // the first 16 hex digits, in a string of their own
+	return derivedRunID(planHash, in, seed, prov, model, kind, evalCase), nil
+}
+
+// derivedRunID is the id of a run under a fixed clock: 16 hex digits of
+// the hash of what determines the run, the canonical JSON object of its
+// case, inputs (given as their canonical JSON), kind, model, plan,
+// provider and seed, written here in key order.
+func derivedRunID(planHash hashid.ID, inputs []byte, seed int64, prov, model, kind, evalCase string) string {
+	b := make([]byte, 0, 192+len(inputs)+len(evalCase)+len(prov)+len(model))
+	b = append(b, '{')
+	if evalCase != "" {
+		b = append(canon.AppendString(append(b, `"case":`...), evalCase), ',')
+	}
+	b = append(append(b, `"inputs":`...), inputs...)
+	b = canon.AppendString(append(b, `,"kind":`...), kind)
+	b = canon.AppendString(append(b, `,"model":`...), model)
+	b = canon.AppendString(append(b, `,"plan":`...), planHash.String())
+	b = canon.AppendString(append(b, `,"provider":`...), prov)
+	b = append(canon.AppendInt(append(b, `,"seed":`...), seed), '}')
+	id := hashid.Sum(b)
+	return hex.EncodeToString(id[:8]) // the first 16 hex digits, in a string of their own
 }
 
 // Start creates a run, executes it and seals it when it succeeds.

@@ -2,10 +2,13 @@ package run
 
 import (
 	"context"
+	"encoding/hex"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentlab/agentlab/canon"
+	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/engine"
 )
 
@@ -66,5 +69,33 @@ func TestCaseEntersTheDerivedRunID(t *testing.T) {
 	}
 	if a == b || a == plain || b == plain {
 		t.Errorf("case ids must differ from each other and from the plain id: %s %s %s", a, b, plain)
+	}
+}
+
+// TestDerivedRunIDIsTheHashOfItsFields: the run id written field by field
+// is the one of the canonical JSON of its fields as a map (what ids were
+// derived from before, so that sealed runs keep their ids), with and
+// without a case, for inputs of every shape.
+func TestDerivedRunIDIsTheHashOfItsFields(t *testing.T) {
+	h := hashid.Sum([]byte("plan"))
+	for _, inputs := range []map[string]any{nil, {}, {"q": "é\n<&>", "n": 1.5, "list": []any{1, nil}, "o": map[string]any{"b": 1, "a": true}}} {
+		for _, c := range []string{"", "q1/v/0", "q\"1"} {
+			fields := map[string]any{"plan": h.String(), "inputs": inputs, "seed": int64(-7), "provider": "script:x.yml", "model": "m", "kind": KindExploratory}
+			if c != "" {
+				fields["case"] = c
+			}
+			want, err := canon.Marshal(fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := canon.Marshal(inputs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := hashid.Sum(want)
+			if got := derivedRunID(h, in, -7, "script:x.yml", "m", KindExploratory, c); got != hex.EncodeToString(sum[:8]) {
+				t.Errorf("inputs %v, case %q: id %s, want %x", inputs, c, got, sum[:8])
+			}
+		}
 	}
 }

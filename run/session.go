@@ -167,10 +167,7 @@ func (s *Session) Run(ctx context.Context, r SessionRun) (*MemoryOutcome, error)
 	if o.Epoch == nil {
 		name += "\x00" + o.Salt
 	}
-	id, err := derivedRunID(o.PlanHash, inputs, r.Seed, o.Provider, o.Model, o.Kind, name)
-	if err != nil {
-		return nil, err
-	}
+	id := derivedRunID(o.PlanHash, inBytes, r.Seed, o.Provider, o.Model, o.Kind, name)
 	clock := time.Now()
 	if o.Epoch != nil {
 		clock = *o.Epoch
