@@ -267,3 +267,15 @@ func TestProblemMessagesShortenHashes(t *testing.T) {
 		t.Errorf("short of a non-hash = %s", got)
 	}
 }
+
+// TestReadCanonicalLineTextNeedsTheSameText: the text given beside a line
+// must be the line's own bytes; any other length is refused, not read.
+func TestReadCanonicalLineTextNeedsTheSameText(t *testing.T) {
+	line := []byte(`{"hash":"h","prev":"p","seq":1,"time":"t","type":"x"}`)
+	if _, ok := ReadCanonicalLineText(line, string(line[1:])); ok {
+		t.Error("a text shorter than the line was taken")
+	}
+	if e, ok := ReadCanonicalLineText(line, string(line)); !ok || e.Hash != "h" || e.Type != "x" {
+		t.Errorf("the line with its own text: %+v %v", e, ok)
+	}
+}
