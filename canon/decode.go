@@ -25,7 +25,7 @@ func DecodeCanonical(b []byte) (v any, ok bool) {
 type decoder struct{ validator }
 
 func (d *decoder) value(depth int) (any, bool) {
-	if d.i >= len(d.b) || depth > maxFastDepth {
+	if d.i >= len(d.b) || depth > MaxFastDepth {
 		return nil, false
 	}
 	switch c := d.b[d.i]; {

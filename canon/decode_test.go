@@ -129,13 +129,13 @@ func TestDecodeCanonicalDepth(t *testing.T) {
 		nest := func(n int) []byte {
 			return exact(strings.Repeat(open, n) + "1" + strings.Repeat(closing, n))
 		}
-		if _, ok := DecodeCanonical(nest(maxFastDepth)); !ok {
-			t.Errorf("%s nested %d deep was refused", open, maxFastDepth)
+		if _, ok := DecodeCanonical(nest(MaxFastDepth)); !ok {
+			t.Errorf("%s nested %d deep was refused", open, MaxFastDepth)
 		}
-		if _, ok := DecodeCanonical(nest(maxFastDepth + 1)); ok {
-			t.Errorf("%s nested %d deep was read", open, maxFastDepth+1)
+		if _, ok := DecodeCanonical(nest(MaxFastDepth + 1)); ok {
+			t.Errorf("%s nested %d deep was read", open, MaxFastDepth+1)
 		}
-		if IsCanonical(nest(maxFastDepth)) != true || IsCanonical(nest(maxFastDepth+1)) {
+		if IsCanonical(nest(MaxFastDepth)) != true || IsCanonical(nest(MaxFastDepth+1)) {
 			t.Errorf("%s: IsCanonical disagrees with DecodeCanonical on the limit", open)
 		}
 	}

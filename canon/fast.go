@@ -16,14 +16,26 @@ import (
 // refuse canonical text it does not bother to prove canonical (object keys
 // with escapes, very deep nesting), which then takes the slow path.
 
-// maxFastDepth bounds the nesting the fast path follows; deeper values take
-// the slow path, which has encoding/json's own limit.
-const maxFastDepth = 128
+// MaxFastDepth bounds the nesting the canonical readers follow; deeper
+// values take the slow path, which has encoding/json's own limit.
+const MaxFastDepth = 200
 
 // IsCanonical reports whether b is canonical JSON as this package writes
 // it (see isCanonical: it may refuse some canonical text, never accept
 // other text).
 func IsCanonical(b []byte) bool { return isCanonical(b) }
+
+// CanonicalPrefix returns the length of the canonical JSON value b starts
+// with, by the rules of IsCanonical, without reading past it: for readers
+// of a canonical document that holds other JSON (an event line's data).
+// ok is false when b does not start with one.
+func CanonicalPrefix(b []byte) (n int, ok bool) {
+	v := validator{b: b}
+	if !v.value(0) {
+		return 0, false
+	}
+	return v.i, true
+}
 
 func isCanonical(b []byte) bool {
 	v := validator{b: b}
@@ -36,7 +48,7 @@ type validator struct {
 }
 
 func (v *validator) value(depth int) bool {
-	if v.i >= len(v.b) || depth > maxFastDepth {
+	if v.i >= len(v.b) || depth > MaxFastDepth {
 		return false
 	}
 	switch c := v.b[v.i]; {

@@ -50,7 +50,7 @@ func TestIsCanonical(t *testing.T) {
 		{`tru`, false},              // not JSON
 		{``, false},                 // empty
 		{`"unterminated`, false},    // not JSON
-		{strings.Repeat("[", 200) + strings.Repeat("]", 200), false}, // deeper than the fast path follows
+		{strings.Repeat("[", MaxFastDepth+1) + "0" + strings.Repeat("]", MaxFastDepth+1), false}, // deeper than the fast path follows
 	}
 	for _, tt := range tests {
 		if got := isCanonical([]byte(tt.in)); got != tt.want {
@@ -68,7 +68,7 @@ func TestIsCanonical(t *testing.T) {
 // TestCanonicalizeDeepFallsBack checks that text too deep for the fast
 // path is still canonicalised by the slow path.
 func TestCanonicalizeDeepFallsBack(t *testing.T) {
-	in := strings.Repeat("[", 200) + strings.Repeat("]", 200)
+	in := strings.Repeat("[", MaxFastDepth+2) + strings.Repeat("]", MaxFastDepth+2)
 	got, err := Canonicalize([]byte(in))
 	if err != nil || string(got) != in {
 		t.Fatalf("Canonicalize(deep) = %.20s…, %v", got, err)

@@ -79,15 +79,15 @@ func TestFastPathNeverAcceptsWhatSlowPathRewrites(t *testing.T) {
 // TestFastPathAcceptsCommonCanonicalText pins what the one-pass check must
 // accept, since every reader of a run re-checks each event through it: a
 // lone zero, the replacement character written as is, and nesting up to
-// maxFastDepth, 128 (one level more takes the slow path).
+// MaxFastDepth (one level more takes the slow path).
 func TestFastPathAcceptsCommonCanonicalText(t *testing.T) {
 	deep := func(n int) string { return strings.Repeat("[", n) + "0" + strings.Repeat("]", n) }
-	for _, s := range []string{`0`, `[0,-1,10]`, "\"\uFFFD\"", deep(128)} {
+	for _, s := range []string{`0`, `[0,-1,10]`, "\"\uFFFD\"", deep(MaxFastDepth)} {
 		if !isCanonical([]byte(s)) {
 			t.Errorf("the fast path refuses canonical %.40s", s)
 		}
 	}
-	if isCanonical([]byte(deep(129))) {
-		t.Error("the fast path follows nesting beyond 128")
+	if isCanonical([]byte(deep(MaxFastDepth + 1))) {
+		t.Errorf("the fast path follows nesting beyond %d", MaxFastDepth)
 	}
 }

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -64,9 +63,11 @@ func readCanonicalLine(line []byte, text string) (Event, bool) {
 		start := s.i
 		switch key {
 		case "data":
-			if !s.value(0) || string(line[start:s.i]) == "null" {
+			n, ok := canon.CanonicalPrefix(line[start:])
+			if !ok || string(line[start:start+n]) == "null" {
 				return e, false
 			}
+			s.i += n
 			e.Data = line[start:s.i:s.i]
 		case "seq":
 			n, ok := s.int()
@@ -106,10 +107,6 @@ func readCanonicalLine(line []byte, text string) (Event, bool) {
 	}
 	return e, true
 }
-
-// MaxDataDepth is the deepest nesting of event data the canonical reader
-// follows; deeper data is left to the strict reader.
-const MaxDataDepth = 200
 
 // scanner checks canonical JSON.
 type scanner struct {
@@ -159,125 +156,6 @@ func (s *scanner) plainString() (string, bool) {
 		s.i++
 	}
 	return "", false
-}
-
-// str skips a canonical string: escapes only where canon writes them.
-func (s *scanner) str() bool {
-	if !s.byte('"') {
-		return false
-	}
-	start := s.i
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			ok := utf8.Valid(s.b[start:s.i])
-			s.i++
-			return ok
-		case c < 0x20:
-			return false
-		case c == '\\':
-			if s.i+1 >= len(s.b) {
-				return false
-			}
-			switch s.b[s.i+1] {
-			case '"', '\\', 'n', 'r', 't', 'b', 'f':
-				s.i += 2
-			case 'u':
-				if s.i+6 > len(s.b) {
-					return false
-				}
-				h := string(s.b[s.i+2 : s.i+6])
-				n, err := strconv.ParseUint(h, 16, 16)
-				// canon writes \u00xx (lowercase) only for controls without a short escape
-				if err != nil || n >= 0x20 || n == '\n' || n == '\r' || n == '\t' || n == '\b' || n == '\f' || h != "00"+strconv.FormatUint(n|0x100, 16)[1:] {
-					return false
-				}
-				s.i += 6
-			default:
-				return false
-			}
-		default:
-			s.i++
-		}
-	}
-	return false
-}
-
-// value skips one canonical JSON value.
-func (s *scanner) value(depth int) bool {
-	if depth > MaxDataDepth || s.i >= len(s.b) {
-		return false
-	}
-	switch c := s.b[s.i]; {
-	case c == '{':
-		s.i++
-		var prev []byte
-		first := true
-		for !s.peek('}') {
-			if !first && !s.byte(',') {
-				return false
-			}
-			start := s.i
-			if !s.str() {
-				return false
-			}
-			key := s.b[start+1 : s.i-1]
-			if bytes.IndexByte(key, '\\') >= 0 || (!first && bytes.Compare(prev, key) >= 0) {
-				return false // escaped keys are left to the fallback; keys must ascend
-			}
-			prev, first = key, false
-			if !s.byte(':') || !s.value(depth+1) {
-				return false
-			}
-		}
-		s.i++
-		return true
-	case c == '[':
-		s.i++
-		first := true
-		for !s.peek(']') {
-			if !first && !s.byte(',') {
-				return false
-			}
-			first = false
-			if !s.value(depth + 1) {
-				return false
-			}
-		}
-		s.i++
-		return true
-	case c == '"':
-		return s.str()
-	case c == 't':
-		return s.lit("true")
-	case c == 'f':
-		return s.lit("false")
-	case c == 'n':
-		return s.lit("null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		start := s.i
-		for s.i < len(s.b) && bytes.IndexByte([]byte("+-.eE0123456789"), s.b[s.i]) >= 0 {
-			s.i++
-		}
-		lit := s.text(start, s.i)
-		if i, err := strconv.ParseInt(lit, 10, 64); err == nil && i >= -(1<<53) && i <= 1<<53 {
-			// canon.Number's integer case, without allocating its result
-			var buf [24]byte
-			return string(strconv.AppendInt(buf[:0], i, 10)) == lit && canon.ValidNumber(lit)
-		}
-		n, err := canon.Number(lit)
-		return err == nil && n == lit && canon.ValidNumber(lit)
-	}
-	return false
-}
-
-func (s *scanner) lit(w string) bool {
-	if bytes.HasPrefix(s.b[s.i:], []byte(w)) {
-		s.i += len(w)
-		return true
-	}
-	return false
 }
 
 // int reads a canonical integer.

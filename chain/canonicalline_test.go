@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/hashid"
 )
 
@@ -136,22 +137,16 @@ func TestReadCanonicalLineForgedEscapes(t *testing.T) {
 // raw control character and a value that is not a string at all, rather
 // than reporting success without moving.
 func TestScannerRefusesForgedStrings(t *testing.T) {
-	for _, in := range []string{"\"a\tb\"", "\"a\x01\"", "\"\x1f\""} {
-		s := scanner{b: []byte(in), s: in}
-		if s.str() {
-			t.Errorf("str(%q) accepted a raw control character", in)
+	// The data's strings are checked by canon's reader: a raw control
+	// character, or an escape JSON allows but canon never writes, makes a
+	// line not the writer's, so the fast path must hand it to the slow one.
+	for _, in := range []string{"\"a\tb\"", "\"a\x01\"", "\"\x1f\"", `"a\/b"`, `"\u0041"`, `"\u000A"`, `"\u000a"`, `"a\x"`, `"a\`} {
+		if _, ok := ReadCanonicalLine([]byte(`{"data":` + in + `,"hash":"h","prev":"p","seq":1,"time":"t","type":"x"}`)); ok {
+			t.Errorf("data %q was read as canonical", in)
 		}
 	}
-	// Escapes JSON allows but canon never writes: a line holding one is
-	// not the writer's, so the fast path must hand it to the slow one.
-	for _, in := range []string{`"a\/b"`, `"\u0041"`, `"\u000A"`, `"\u000a"`, `"a\x"`, `"a\`} {
-		s := scanner{b: []byte(in), s: in}
-		if s.str() {
-			t.Errorf("str(%q) accepted an escape canon does not write", in)
-		}
-	}
-	if s := (scanner{b: []byte(`"\u001f"`), s: `"\u001f"`}); !s.str() {
-		t.Error(`str("\u001f") refused canon's own escape of a control`)
+	if _, ok := ReadCanonicalLine([]byte(`{"data":"\u001f","hash":"h","prev":"p","seq":1,"time":"t","type":"x"}`)); !ok {
+		t.Error(`data "\u001f" (canon's own escape of a control) was refused`)
 	}
 	for _, in := range []string{"5", "null", "{}", "x\""} {
 		s := scanner{b: []byte(in), s: in}
@@ -223,9 +218,9 @@ func TestReadCanonicalLineEdges(t *testing.T) {
 	}{
 		{"numbers", `{"data":[-1,0,1.5,-2.5e-7,1e+21,9007199254740992,-9007199254740992],` + tail, true},
 		{"escapes", `{"data":"a\\b\"c\n\u001f\u0000","hash":"h","node":"n","prev":"p","seq":1,"time":"t","type":"x"}`, true},
-		{"nested to the limit", nest(MaxDataDepth), true},
+		{"nested to the limit", nest(canon.MaxFastDepth), true},
 		{"seq of many digits", `{"hash":"h","prev":"p","seq":123456789,"time":"t","type":"x"}`, true},
-		{"nested past the limit", nest(MaxDataDepth + 1), false},
+		{"nested past the limit", nest(canon.MaxFastDepth + 1), false},
 		{"empty hash", `{"hash":"","prev":"p","seq":1,"time":"t","type":"x"}`, false},
 		{"empty type", `{"hash":"h","prev":"p","seq":1,"time":"t","type":""}`, false},
 		{"no time", `{"hash":"h","prev":"p","seq":1,"type":"x"}`, false},

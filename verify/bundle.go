@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/evidence/render"
 	"github.com/agentlab/agentlab/hashid"
@@ -307,7 +308,7 @@ func (b *bundle) writeEvidence(w io.Writer) error {
 // exhaust the verifier.
 const (
 	DefaultMaxBytes = 2 << 30            // the whole file, unless fsutil.VerifyCap is configured
-	MaxJSONDepth    = chain.MaxDataDepth // nesting of any embedded JSON value (the event reader's own limit)
+	MaxJSONDepth    = canon.MaxFastDepth // nesting of any embedded JSON value (the canonical readers' own limit)
 	MaxEvents       = 10_000_000
 	MaxArtifacts    = 1_000_000
 )
