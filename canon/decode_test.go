@@ -151,3 +151,52 @@ func TestLookupStringAtTheEnd(t *testing.T) {
 		t.Errorf("only member: %q %v", v, ok)
 	}
 }
+
+// TestCanonicalPrefix: the length of the canonical value a text starts
+// with, whatever follows it; nothing for text that does not start with
+// one, nesting to the limit included and one level more refused.
+func TestCanonicalPrefix(t *testing.T) {
+	deep := strings.Repeat("[", MaxFastDepth) + "1" + strings.Repeat("]", MaxFastDepth)
+	for _, tc := range []struct {
+		in string
+		n  int
+		ok bool
+	}{
+		{`{"a":1},"hash":"h"}`, 7, true},
+		{`"x" trailing`, 3, true},
+		{`12,`, 2, true},
+		{deep + `,`, len(deep), true},
+		{"[" + deep + "]", 0, false},
+		{`{"b":1,"a":2}`, 0, false},
+		{`1.50`, 0, false},
+		{``, 0, false},
+	} {
+		n, ok := CanonicalPrefix(exact(tc.in))
+		if n != tc.n || ok != tc.ok {
+			t.Errorf("CanonicalPrefix(%.30s) = %d, %v; want %d, %v", tc.in, n, ok, tc.n, tc.ok)
+		}
+	}
+}
+
+// TestLookupStringRefusesOtherValues: a key whose value is not a plain
+// string is not found, whatever the value's length.
+func TestLookupStringRefusesOtherValues(t *testing.T) {
+	for _, in := range []string{`{"tier":1}`, `{"tier":12}`, `{"tier":[1]}`, `{"tier":{}}`, `{"tier":null}`, `{"tier":"a\nb"}`} {
+		if v, ok := LookupString(exact(in), "tier"); ok {
+			t.Errorf("LookupString(%s) = %q", in, v)
+		}
+	}
+}
+
+// TestAppendStringOfBytesAboveASCII: a string of bytes that are all above
+// ASCII takes the escaping path, which writes invalid UTF-8 as U+FFFD.
+func TestAppendStringOfBytesAboveASCII(t *testing.T) {
+	if got := string(AppendString(nil, "\xff\xfe")); got != "\"\uFFFD\uFFFD\"" {
+		t.Errorf("AppendString of invalid UTF-8 = %q", got)
+	}
+	for in, want := range map[string]string{"é": `"é"`, "\x80": "\"\uFFFD\"", "\n": `"\n"`, "\x01": `"\u0001"`, " ": `" "`} {
+		if got := string(AppendString(nil, in)); got != want {
+			t.Errorf("AppendString(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -272,5 +273,36 @@ func TestReadCanonicalLineTextNeedsTheSameText(t *testing.T) {
 	}
 	if e, ok := ReadCanonicalLineText(line, string(line)); !ok || e.Hash != "h" || e.Type != "x" {
 		t.Errorf("the line with its own text: %+v %v", e, ok)
+	}
+}
+
+// TestAppendLineIsTheLine: the writers' fast path writes exactly the line
+// Line gives, hash member included.
+func TestAppendLineIsTheLine(t *testing.T) {
+	e, err := NewEvent(nil, "r", 1, lineTestTime, "x", "n", map[string]any{"a": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := e.Line()
+	if got := e.AppendLine([]byte("prefix:")); string(got) != "prefix:"+string(want) {
+		t.Fatalf("AppendLine = %s, want prefix:%s", got, want)
+	}
+}
+
+// TestParseLogRefusesAnEventWithoutItsKeys: a line that is an object but
+// lacks seq, type or hash is no event: before the last line it is an
+// error at its line, not an event with empty fields.
+func TestParseLogRefusesAnEventWithoutItsKeys(t *testing.T) {
+	good := `{"hash":"h","prev":"p","seq":2,"time":"t","type":"x"}` + "\n"
+	for _, bad := range []string{
+		`{"prev":"p","seq":1,"time":"t","type":"x"}`,
+		`{"hash":"h","prev":"p","time":"t","type":"x"}`,
+		`{"hash":"h","prev":"p","seq":1,"time":"t"}`,
+	} {
+		_, _, _, err := ParseLog("events.jsonl", []byte(bad+"\n"+good))
+		var le *LineError
+		if !errors.As(err, &le) || le.Line != 1 {
+			t.Errorf("%s: %v, want an error at line 1", bad, err)
+		}
 	}
 }
