@@ -85,11 +85,13 @@ func (o *Options) suiteHash() (hashid.ID, []byte, error) {
 
 // Bounds of a batch of recorded cases: it is committed once it holds
 // batchCases cases or its first case has waited batchWait, and when the
-// evaluation ends.
-const (
-	batchCases = 100
-	batchWait  = time.Second
-)
+// evaluation ends. Under a fixed clock (SOURCE_DATE_EPOCH) there is no
+// wait: batches then end where the count says, so that the record, whose
+// batches are artifacts under the seal, never depends on how fast the
+// cases ran.
+const batchCases = 100
+
+var batchWait = time.Second // a variable for the tests
 
 // ErrResumeNothing says --resume found no evaluation of this configuration.
 var ErrResumeNothing = errors.New("no evaluation of this suite with these options to resume")
@@ -360,7 +362,11 @@ func runCases(ctx context.Context, o *Options, todo []Case, rec *recorder, spent
 	out := make([]CaseResult, 0, len(todo))
 	writeErr := make(chan error, 1)
 	go func() {
-		writeErr <- writeCases(results, rec, commit, &out, o.Progress)
+		wait := batchWait
+		if o.Epoch != nil {
+			wait = 0
+		}
+		writeErr <- writeCases(results, rec, commit, &out, o.Progress, wait)
 	}()
 	for w := 0; w < min(par, len(todo)); w++ {
 		wg.Add(1)
@@ -411,13 +417,13 @@ type finishedCase struct {
 // the order of the cases, whatever order the workers finish them in, so
 // that the record's events, and with them the seal, are the same with
 // --parallel 1 and 8. A batch is recorded once it holds batchCases cases,
-// once its first case has waited batchWait, and at the end; commit, when
+// once its first case has waited wait (if wait is not 0), and at the end; commit, when
 // set, runs first (the group commit's flush). A case that finished early
 // waits in memory for the ones before it, and a finished case waits for
 // its batch; if the evaluation is killed meanwhile, --resume runs it
 // again. Progress is reported as cases finish. After a write error it
 // keeps draining (so workers never block) and returns the first error.
-func writeCases(results <-chan finishedCase, rec *recorder, commit func() error, out *[]CaseResult, progress func(CaseResult)) error {
+func writeCases(results <-chan finishedCase, rec *recorder, commit func() error, out *[]CaseResult, progress func(CaseResult), wait time.Duration) error {
 	var firstErr error
 	waiting := map[int]*CaseResult{}
 	skipped := map[int]bool{}
@@ -473,8 +479,8 @@ func writeCases(results <-chan finishedCase, rec *recorder, commit func() error,
 			delete(waiting, next)
 			batch = append(batch, c)
 			next++
-			if len(batch) == 1 {
-				due = time.After(batchWait)
+			if len(batch) == 1 && wait > 0 {
+				due = time.After(wait)
 			}
 			if len(batch) >= batchCases {
 				flush()

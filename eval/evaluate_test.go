@@ -468,3 +468,44 @@ func TestInterruptAfterTheRun(t *testing.T) {
 		})
 	}
 }
+
+// slowRunner is fakeRunner with one slow question.
+type slowRunner struct {
+	fakeRunner
+	slow  string
+	delay time.Duration
+}
+
+func (r *slowRunner) Run(ctx context.Context, c Case) (Answer, error) {
+	if c.Question.ID == r.slow {
+		time.Sleep(r.delay)
+	}
+	a, err := r.fakeRunner.Run(ctx, c)
+	// a log of its own, as a case run in memory hands back: the record
+	// keeps the logs of each batch as one artifact
+	a.Log = []byte(`{"case":"` + c.Question.ID + "/" + c.Variant.Name + `"}` + "\n")
+	return a, err
+}
+
+// TestSealDoesNotDependOnTiming: under a fixed clock the record, and so
+// its seal, is the same whether or not a case is slower than a batch may
+// wait; a batch then ends where its count says.
+func TestSealDoesNotDependOnTiming(t *testing.T) {
+	old := batchWait
+	batchWait = 5 * time.Millisecond
+	defer func() { batchWait = old }()
+	epoch := time.Unix(1700000000, 0).UTC()
+	seal := func(delay time.Duration) string {
+		o := fakeOptions(t, &slowRunner{slow: "c", delay: delay})
+		o.DataDir, o.Epoch, o.Parallel = t.TempDir(), &epoch, 1
+		res, err := Evaluate(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Seal
+	}
+	fast, slow := seal(0), seal(60*time.Millisecond)
+	if fast == "" || fast != slow {
+		t.Fatalf("seal %s with every case fast, %s with one slow", fast, slow)
+	}
+}
