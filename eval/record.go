@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/hashid"
 	"github.com/agentlab/agentlab/run/runlog"
+	"github.com/agentlab/agentlab/verify"
 )
 
 // Event types of an evaluation's log, besides run.started and
@@ -177,6 +179,15 @@ func reopenRecord(dataDir, id string, rs recordStart) (*recorder, error) {
 	if cp.Config != rs.cfg.String() {
 		rl.Close()
 		return nil, fmt.Errorf("evaluation %s was started with another suite, flow or options; start a new one without --resume", id)
+	}
+	if seal := rl.Record().Seal; seal != "" {
+		// Sealed, yet its log no longer ends where the seal does: no kill
+		// does that (the sealed events were synced before the seal was
+		// written); the log was cut afterwards, and resuming would seal
+		// what is left over the evidence of it.
+		rl.Close()
+		return nil, fmt.Errorf("evaluation %s was sealed (%s), but %w: its log no longer holds what was sealed; restore %s, or check it with agentlab verify %s",
+			id, seal, ErrRecordDamaged, runlog.EventsFile, filepath.Join(runlog.RunsDir(dataDir), id))
 	}
 	if len(rl.Events()) == 0 {
 		rec, err := startRecord(rl, rs)
@@ -443,6 +454,10 @@ func (r *recorder) close() {
 
 // readFinished loads a finished evaluation's cases from its record, for
 // --resume on an evaluation that already finished.
+// ErrRecordDamaged says the record --resume found does not verify as it
+// stands: it is shown or continued only once restored.
+var ErrRecordDamaged = errors.New("does not verify")
+
 func readFinished(dataDir, id string) (map[Key]CaseResult, string, error) {
 	snap, err := runlog.OpenReadOnly(dataDir, id)
 	if err != nil {
@@ -452,11 +467,69 @@ func readFinished(dataDir, id string) (map[Key]CaseResult, string, error) {
 		return nil, "", fmt.Errorf("evaluation %s does not verify: %s", id, snap.Problems[0])
 	}
 	end := chain.SealedPrefix(snap.Events)
+	seal := snap.Record.Seal
+	if seal == "" {
+		// Killed between its run.finished and its seal: the seal is a
+		// function of the log, so it is computed now, as it would have
+		// been then.
+		if seal, err = completeSeal(dataDir, id, snap.Events[end]); err != nil {
+			return nil, "", err
+		}
+	}
+	// What was sealed is shown only once it verifies as it stands: run.json
+	// names the seal, but only the log and the artifacts prove it.
+	dir := filepath.Join(runlog.RunsDir(dataDir), id)
+	v, err := verify.Verify(dir, verify.Options{Expect: seal})
+	if err != nil {
+		return nil, "", fmt.Errorf("evaluation %s cannot be verified: %w", id, err)
+	}
+	if !v.OK {
+		for _, c := range v.Checks {
+			if !c.OK {
+				return nil, "", fmt.Errorf("evaluation %s %w (%s: %s); run agentlab verify %s", id, ErrRecordDamaged, c.Name, c.Detail, dir)
+			}
+		}
+		return nil, "", fmt.Errorf("evaluation %s %w; run agentlab verify %s", id, ErrRecordDamaged, dir)
+	}
 	out, err := casesFrom(snap.Events[:end+1])
 	if err != nil {
 		return nil, "", fmt.Errorf("evaluation %s: %w", id, err)
 	}
-	return out, snap.Record.Seal, nil
+	return out, seal, nil
+}
+
+// completeSeal seals a finished evaluation whose seal was never written
+// and records it as finished, as recorder.finish would have.
+func completeSeal(dataDir, id string, finished chain.Event) (string, error) {
+	rl, err := runlog.Open(dataDir, id)
+	if err != nil {
+		return "", err
+	}
+	defer rl.Close()
+	var cp checkpoint
+	if err := rl.ReadCheckpoint(&cp); err != nil {
+		return "", err
+	}
+	_, h, err := rl.Seal(cp.Suite)
+	if err != nil {
+		return "", fmt.Errorf("evaluation %s: %w", id, err)
+	}
+	var d struct {
+		Status string `json:"status"`
+	}
+	_ = json.Unmarshal(finished.Data, &d)
+	rec := rl.Record()
+	rec.Status, rec.Error = d.Status, ""
+	if rec.Status == "" {
+		rec.Status = runlog.StatusSucceeded
+	}
+	if rec.Finished == "" {
+		rec.Finished = finished.Time
+	}
+	if err := rl.WriteRecord(rec); err != nil {
+		return "", err
+	}
+	return h.String(), nil
 }
 
 func randomSuffix() (string, error) {

@@ -326,6 +326,8 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		switch {
 		case errors.Is(err, eval.ErrResumeNothing):
 			return exitf(exitUsage, "%v; start one without --resume", err)
+		case errors.Is(err, eval.ErrRecordDamaged):
+			return exitf(exitUsage, "eval: %v", err)
 		case errors.As(err, &le), errors.Is(err, runlog.ErrExists):
 			return exitf(exitUsage, "%v", err)
 		}

@@ -335,6 +335,28 @@ func TestEvalTornBatchResumes(t *testing.T) {
 	if err := os.WriteFile(path, keep, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// run.json as the kill left it: the evaluation running, not sealed (a
+	// sealed record whose log was cut is refused, see
+	// TestResumeOfADamagedRecord in eval).
+	recPath := filepath.Join(data, "runs", first.Eval, "run.json")
+	rb, err := os.ReadFile(recPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(rb, &rec); err != nil {
+		t.Fatal(err)
+	}
+	delete(rec, "seal")
+	delete(rec, "seal_data")
+	delete(rec, "finished")
+	rec["status"] = "running"
+	if rb, err = json.Marshal(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(recPath, rb, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	got := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", data, "--format", "json", "--resume")
 	if got.Status != "complete" || got.Exit != 0 || len(got.Cases) != 250 {
 		t.Fatalf("resumed: status %s exit %d, %d cases", got.Status, got.Exit, len(got.Cases))
