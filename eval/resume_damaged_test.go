@@ -54,7 +54,9 @@ func TestResumeOfADamagedRecord(t *testing.T) {
 			editRecord(t, dir, func(m map[string]any) { delete(m, "seal"); delete(m, "seal_data"); m["status"] = "running" })
 		}, true},
 		{"run.json names another seal", func(t *testing.T, _, dir string) {
-			editRecord(t, dir, func(m map[string]any) { m["seal"] = "b3:0000000000000000000000000000000000000000000000000000000000000000" })
+			editRecord(t, dir, func(m map[string]any) {
+				m["seal"] = "b3:0000000000000000000000000000000000000000000000000000000000000000"
+			})
 		}, false},
 		{"an artifact gone", func(t *testing.T, dataDir, _ string) {
 			var gone string
