@@ -12,14 +12,10 @@ import (
 	"github.com/agentlab/agentlab/run/tools"
 )
 
-// registerCustomTools adds the tools the plan (and its subflows) declare
-// under `tools:` to reg, so that tool nodes and agents call them like any
-// other registry tool: arguments validated against their schema, agents
-// refused write tools, every call through the permission checker. HTTP
-// tools share the run's fetcher (SSRF guard and [http_fetch] allow-list);
-// command tools run in the sandbox in <work>/tools. A subflow declaring a
-// tool of the same name must declare it identically.
-func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, workDir string, secrets tools.SecretBindings, backend sandbox.Backend) error {
+// customToolDecls collects the custom tools the plan and its subflows
+// declare, by name; a subflow declaring a tool of the same name must
+// declare it identically.
+func customToolDecls(p *plan.Plan) (map[string]map[string]any, error) {
 	decls := map[string]map[string]any{}
 	var collect func(p *plan.Plan) error
 	collect = func(p *plan.Plan) error {
@@ -42,9 +38,40 @@ func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, wo
 		return nil
 	}
 	if p == nil {
-		return nil
+		return decls, nil
 	}
 	if err := collect(p); err != nil {
+		return nil, err
+	}
+	return decls, nil
+}
+
+// RegisterPlanSecrets registers for redaction the values of the secrets
+// the plan's custom tools name, before anything checks or stores what
+// could hold them (the plan, an evaluation's suite): a tool is otherwise
+// only built, and its secrets registered, once a run has started.
+func RegisterPlanSecrets(p *plan.Plan) {
+	decls, err := customToolDecls(p)
+	if err != nil {
+		return // the run refuses the plan when it builds its tools
+	}
+	for _, d := range decls {
+		if spec, err := tools.DecodeCustom(d); err == nil {
+			tools.RegisterHeaderSecrets(spec, nil)
+		}
+	}
+}
+
+// registerCustomTools adds the tools the plan (and its subflows) declare
+// under `tools:` to reg, so that tool nodes and agents call them like any
+// other registry tool: arguments validated against their schema, agents
+// refused write tools, every call through the permission checker. HTTP
+// tools share the run's fetcher (SSRF guard and [http_fetch] allow-list);
+// command tools run in the sandbox in <work>/tools. A subflow declaring a
+// tool of the same name must declare it identically.
+func registerCustomTools(reg *tools.Registry, p *plan.Plan, f *tools.Fetcher, workDir string, secrets tools.SecretBindings, backend sandbox.Backend) error {
+	decls, err := customToolDecls(p)
+	if err != nil {
 		return err
 	}
 	if len(decls) == 0 {

@@ -399,6 +399,7 @@ func checkBeforeRun(p *plan.Plan, spec string, popts provider.Options, warn func
 // store, refusing a plan that holds a secret, and returns the store and
 // the plan's artifact id.
 func storePlan(dataDir string, p *plan.Plan) (store.Store, hashid.ID, error) {
+	RegisterPlanSecrets(p)
 	planBytes, err := p.Canonical()
 	if err != nil {
 		return nil, hashid.ID{}, err

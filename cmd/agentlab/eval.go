@@ -216,6 +216,7 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		}
 	}
 	registerVariantSecrets(s, f, filepath.Dir(suite.FlowPath(s)))
+	run.RegisterPlanSecrets(p) // the flow's custom tools' secrets, before the suite is checked for them
 	cases, qs, _ := eval.Cases(&opts)
 	est := eval.EstimateCost(p, vs, len(qs))
 	if !global.quiet || f.estimate {

@@ -88,6 +88,25 @@ var secretRef = lazyre.New(`\{\{[^}]*\bsecret\.`)
 // secretName finds the names of the secrets a header template uses.
 var secretName = lazyre.New(`secret\.([A-Za-z_][A-Za-z0-9_]*)`)
 
+// RegisterHeaderSecrets registers for redaction the values of the secrets
+// an HTTP tool's headers name ({{ secret.NAME }}), read through secret
+// (the environment when nil): they are secret from the start of a run —
+// before its plan is checked for them and before any call could send them
+// anywhere to be echoed.
+func RegisterHeaderSecrets(s CustomSpec, secret func(string) (string, bool)) {
+	if s.HTTP == nil {
+		return
+	}
+	if secret == nil {
+		secret = lookupEnv
+	}
+	for _, m := range secretName.FindAllStringSubmatch(strings.Join(mapValues(s.HTTP.Headers), " "), -1) {
+		if v, ok := secret(m[1]); ok {
+			redact.Add(v)
+		}
+	}
+}
+
 // NewCustom checks a declaration and returns the tool.
 func NewCustom(s CustomSpec, deps CustomDeps) (Tool, error) {
 	bad := func(format string, args ...any) error {
@@ -158,15 +177,7 @@ func NewCustom(s CustomSpec, deps CustomDeps) (Tool, error) {
 	if deps.Secret == nil {
 		deps.Secret = lookupEnv
 	}
-	// The secrets the headers name are secret from the start of the run,
-	// before any call could send them anywhere to be echoed.
-	if s.HTTP != nil {
-		for _, m := range secretName.FindAllStringSubmatch(strings.Join(mapValues(s.HTTP.Headers), " "), -1) {
-			if v, ok := deps.Secret(m[1]); ok {
-				redact.Add(v)
-			}
-		}
-	}
+	RegisterHeaderSecrets(s, deps.Secret)
 	if _, err := compileSchema(s.Name, s.Params); err != nil {
 		return nil, bad("params: %v", err)
 	}
