@@ -68,6 +68,10 @@ type Options struct {
 	// in memory): the record says so, and verify then requires every
 	// case's log in it.
 	CaseLogs bool
+	// Sources, when set, are the content hashes of the data sources the
+	// cases read, by name (SourceOracle.SourceHashes): recorded when the
+	// evaluation starts, and compared on --resume.
+	Sources map[string]string
 	// SuiteJSON, when set, is the suite's canonical JSON as Suite.Hash
 	// returns it, for a caller that computed it already (a suite of many
 	// questions takes a noticeable time to encode).
@@ -196,7 +200,7 @@ func Evaluate(ctx context.Context, o Options) (*Result, error) {
 	if o.Shard != nil {
 		shard = o.Shard.String()
 	}
-	rs := recordStart{cfg: cfg, suiteHash: res.Suite, planHash: res.Plan, suiteJSON: suiteJSON, epoch: o.Epoch,
+	rs := recordStart{cfg: cfg, suiteHash: res.Suite, planHash: res.Plan, suiteJSON: suiteJSON, epoch: o.Epoch, sources: o.Sources,
 		started: map[string]any{"flow": s.Flow, "name": s.Name, "config": cfg.String(), "shard": shard,
 			"cases": len(cases), "questions": len(qids), "variants": variantNamesOf(vs)}}
 	if o.CaseLogs {

@@ -46,6 +46,15 @@ func NewCachedSourceOracle(ctx context.Context, p *plan.Plan, baseDir string, ca
 	return o, nil
 }
 
+// SourceHashes returns the content hashes of the loaded sources, by name
+// (nil when the flow has none).
+func (o *SourceOracle) SourceHashes() map[string]string {
+	if o.db == nil {
+		return nil
+	}
+	return o.db.SourceHashes()
+}
+
 // Close releases the loaded sources.
 func (o *SourceOracle) Close() error {
 	if o.db == nil {

@@ -43,6 +43,10 @@ type checkpoint struct {
 	Config string `json:"config"`
 	Suite  string `json:"suite"`
 	Plan   string `json:"plan"`
+	// Sources are the content hashes of the data the cases read, by
+	// source name, as they were when the evaluation started: --resume
+	// refuses to mix cases scored on two versions of the data.
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // recorder writes an evaluation's run-like record.
@@ -115,6 +119,7 @@ type recordStart struct {
 	suiteJSON []byte
 	started   map[string]any
 	epoch     *time.Time
+	sources   map[string]string
 }
 
 // openRecord creates the evaluation's directory with its checkpoint and
@@ -125,7 +130,7 @@ func openRecord(dataDir, id string, rs recordStart) (*recorder, error) {
 	if rs.epoch != nil {
 		now = chain.FormatTime(*rs.epoch)
 	}
-	rl, err := runlog.CreateWith(dataDir, id, checkpoint{Format: 1, Config: rs.cfg.String(), Suite: rs.suiteHash, Plan: rs.planHash},
+	rl, err := runlog.CreateWith(dataDir, id, checkpoint{Format: 1, Config: rs.cfg.String(), Suite: rs.suiteHash, Plan: rs.planHash, Sources: rs.sources},
 		runlog.Record{ID: id, Plan: rs.suiteHash, Flow: fmt.Sprint(rs.started["flow"]), Kind: KindEval,
 			Origin: KindEval, Status: runlog.StatusRunning, Created: now, Started: now})
 	if err != nil {
@@ -179,6 +184,10 @@ func reopenRecord(dataDir, id string, rs recordStart) (*recorder, error) {
 	if cp.Config != rs.cfg.String() {
 		rl.Close()
 		return nil, fmt.Errorf("evaluation %s was started with another suite, flow or options; start a new one without --resume", id)
+	}
+	if changed := changedSources(cp.Sources, rs.sources); changed != "" {
+		rl.Close()
+		return nil, fmt.Errorf("evaluation %s: %w since it started (%s); its cases would be scored on two versions of it. Restore the data, or start a new evaluation without --resume", id, ErrDataChanged, changed)
 	}
 	if seal := rl.Record().Seal; seal != "" {
 		// Sealed, yet its log no longer ends where the seal does: no kill
@@ -454,6 +463,32 @@ func (r *recorder) close() {
 
 // readFinished loads a finished evaluation's cases from its record, for
 // --resume on an evaluation that already finished.
+// changedSources names the sources whose content differs between the
+// hashes recorded at the start (then) and now, "" when none does or
+// nothing was recorded.
+func changedSources(then, now map[string]string) string {
+	if then == nil {
+		return ""
+	}
+	var changed []string
+	for name, h := range then {
+		if now[name] != h {
+			changed = append(changed, name)
+		}
+	}
+	for name := range now {
+		if _, ok := then[name]; !ok {
+			changed = append(changed, name)
+		}
+	}
+	sort.Strings(changed)
+	return strings.Join(changed, ", ")
+}
+
+// ErrDataChanged says --resume found the data sources changed since the
+// evaluation started.
+var ErrDataChanged = errors.New("the data changed")
+
 // ErrRecordDamaged says the record --resume found does not verify as it
 // stands: it is shown or continued only once restored.
 var ErrRecordDamaged = errors.New("does not verify")

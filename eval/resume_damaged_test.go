@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,5 +110,34 @@ func TestResumeOfADamagedRecord(t *testing.T) {
 				t.Fatalf("resume: %v, seal %q (want %q)", err, res.Seal, first.Seal)
 			}
 		})
+	}
+}
+
+// TestResumeRefusesChangedData: an evaluation stopped halfway (by its cost
+// cap) and resumed after its data changed would score its cases on two
+// versions of the data; --resume refuses it, naming the source, and
+// resumes it once the data is back as it was.
+func TestResumeRefusesChangedData(t *testing.T) {
+	epoch := time.Unix(1700000000, 0).UTC()
+	dataDir := t.TempDir()
+	run := func(resume bool, hash string) (*Result, error) {
+		o := fakeOptions(t, &fakeRunner{cost: 1})
+		o.DataDir, o.Epoch, o.Resume, o.Parallel = dataDir, &epoch, resume, 1
+		o.Sources = map[string]string{"sales": hash}
+		if !resume {
+			o.MaxCostUSD = 3
+		}
+		return Evaluate(context.Background(), o)
+	}
+	first, err := run(false, "b3:one")
+	if err != nil || first.Status != "incomplete" {
+		t.Fatalf("first attempt: %v, status %v", err, first)
+	}
+	if _, err := run(true, "b3:two"); err == nil || !strings.Contains(err.Error(), "the data changed since it started (sales)") {
+		t.Fatalf("resumed on other data: %v", err)
+	}
+	res, err := run(true, "b3:one")
+	if err != nil || res.Status != "complete" {
+		t.Fatalf("resumed on the same data: %v, %v", err, res)
 	}
 }

@@ -278,7 +278,7 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		return runError(cmd, f.format, run.SourceLoadError(err, suite.FlowPath(s), filepath.Dir(suite.FlowPath(s))))
 	}
 	defer oracle.Close()
-	opts.Oracle = oracle
+	opts.Oracle, opts.Sources = oracle, oracle.SourceHashes()
 	actor := f.actor
 	if actor == "" {
 		actor = os.Getenv("USER")
@@ -327,7 +327,7 @@ func runEval(cmd *cobra.Command, args []string, f evalFlags) error {
 		switch {
 		case errors.Is(err, eval.ErrResumeNothing):
 			return exitf(exitUsage, "%v; start one without --resume", err)
-		case errors.Is(err, eval.ErrRecordDamaged):
+		case errors.Is(err, eval.ErrRecordDamaged), errors.Is(err, eval.ErrDataChanged):
 			return exitf(exitUsage, "eval: %v", err)
 		case errors.As(err, &le), errors.Is(err, runlog.ErrExists):
 			return exitf(exitUsage, "%v", err)
