@@ -2,10 +2,13 @@ package eval
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/agentlab/agentlab/eval/suite"
+	"github.com/agentlab/agentlab/evidence/answer"
 )
 
 // countingOracle counts the queries it is asked to evaluate.
@@ -100,5 +103,16 @@ questions:
 	other := &suite.Question{ID: "z", Expect: suite.Expect{Kind: suite.KindSQL, SQL: "SELECT 3"}}
 	if e := x.get(ctx, other); len(e.Values) != 1 || oracle.n.Load() != 3 {
 		t.Fatalf("an unprepared question: %+v, %d evaluations", e, oracle.n.Load())
+	}
+}
+
+// TestFailureReasonIsCut: a reason quoting a huge value (an expectation's
+// error carrying a whole cell) is kept at most as long as an answer.
+func TestFailureReasonIsCut(t *testing.T) {
+	q := &suite.Question{ID: "q", Expect: suite.Expect{Kind: suite.KindSQL, SQL: "SELECT big"}}
+	huge := strings.Repeat("x", 1<<20)
+	r := Score(q, Expected{SQL: q.Expect.SQL, Err: errors.New("the cell holds text: " + huge)}, Answer{Status: StatusSucceeded, Text: "42"}, nil)
+	if r.Pass || len(r.Reason) > answer.MaxBytes+len("…") || !strings.HasSuffix(r.Reason, "…") {
+		t.Fatalf("pass %v, reason of %d bytes", r.Pass, len(r.Reason))
 	}
 }

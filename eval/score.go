@@ -38,7 +38,9 @@ func Score(q *suite.Question, exp Expected, ans Answer, cardOf func(*suite.Quest
 	r.Answer = answer.Cut(ans.Text, answer.MaxBytes)
 	fail := func(format string, args ...any) CaseResult {
 		r.Pass = false
-		r.Reason = fmt.Sprintf(format, args...)
+		// cut like the answer: a reason quoting a huge cell or error would
+		// otherwise be kept whole in the record and the result
+		r.Reason = answer.Cut(fmt.Sprintf(format, args...), answer.MaxBytes)
 		return r
 	}
 	switch q.Expect.Kind {

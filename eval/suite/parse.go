@@ -431,6 +431,10 @@ func (p *parser) questions(n *yaml.Node, s *Suite) {
 						p.errf(x.Content[i+1], CodeType, "write a plain value", "input %q: %v", x.Content[i].Value, err)
 						continue
 					}
+					if why := notJSON(v); why != "" {
+						p.errf(x.Content[i+1], CodeType, "write a finite number, or quote the value as a string", "input %q: %s, which JSON cannot hold", x.Content[i].Value, why)
+						continue
+					}
 					q.Inputs[x.Content[i].Value] = v
 					s.Pos["questions."+q.ID+".inputs."+x.Content[i].Value] = pos(x.Content[i])
 				}
@@ -564,4 +568,31 @@ func describe(n *yaml.Node) string {
 		return "[…]"
 	}
 	return n.Value
+}
+
+// notJSON says why a value decoded from YAML has no JSON form (a question's
+// inputs are recorded as JSON): an infinite or NaN number (.inf, .nan), or
+// a mapping whose keys are not all strings; "" when it has one.
+func notJSON(v any) string {
+	switch x := v.(type) {
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return "an infinite or not-a-number value (.inf, .nan)"
+		}
+	case []any:
+		for _, e := range x {
+			if why := notJSON(e); why != "" {
+				return why
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if why := notJSON(e); why != "" {
+				return why
+			}
+		}
+	case map[any]any:
+		return "a mapping whose keys are not all strings"
+	}
+	return ""
 }

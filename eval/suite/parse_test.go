@@ -116,6 +116,9 @@ func TestParseErrors(t *testing.T) {
 		{"empty file", "", []string{"1:1 E-EVAL-YAML"}},
 		{"dup key", head + "flow: g.yml\nquestions:\n  - id: a\n    expect: {no_data: true}\n", []string{"3:1 E-EVAL-DUP"}},
 		{"not mapping", "- 1\n", []string{"1:1 E-EVAL-TYPE"}},
+		{"infinite input", head + "questions:\n  - id: a\n    inputs: {n: .inf}\n    expect: {no_data: true}\n", []string{"5:17 E-EVAL-TYPE"}},
+		{"nan deep in an input", head + "questions:\n  - id: a\n    inputs: {o: {l: [1, .nan]}}\n    expect: {no_data: true}\n", []string{"5:17 E-EVAL-TYPE"}},
+		{"input keyed by numbers", head + "questions:\n  - id: a\n    inputs: {o: {1: x}}\n    expect: {no_data: true}\n", []string{"5:17 E-EVAL-TYPE"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
