@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentlab/agentlab/eval/suite"
 	"github.com/agentlab/agentlab/evidence/answer"
+	"github.com/agentlab/agentlab/run/redact"
 )
 
 // countingOracle counts the queries it is asked to evaluate.
@@ -114,5 +115,18 @@ func TestFailureReasonIsCut(t *testing.T) {
 	r := Score(q, Expected{SQL: q.Expect.SQL, Err: errors.New("the cell holds text: " + huge)}, Answer{Status: StatusSucceeded, Text: "42"}, nil)
 	if r.Pass || len(r.Reason) > answer.MaxBytes+len("…") || !strings.HasSuffix(r.Reason, "…") {
 		t.Fatalf("pass %v, reason of %d bytes", r.Pass, len(r.Reason))
+	}
+}
+
+// TestAnsweredNumbersHoldNoSecret: an answer that writes a numeric secret
+// in another form ("7,391,462,850") is read as that number; it is left out
+// of the answered numbers, which the record and the result keep, while
+// the other numbers stay.
+func TestAnsweredNumbersHoldNoSecret(t *testing.T) {
+	redact.Add("7391462850")
+	q := &suite.Question{ID: "q", Expect: suite.Expect{Kind: suite.KindSQL, SQL: "SELECT 10001"}}
+	r := Score(q, Expected{SQL: q.Expect.SQL, Values: []float64{10001}}, Answer{Status: StatusSucceeded, Text: "10,001 orders; token 7,391,462,850"}, nil)
+	if len(r.Answered) != 1 || r.Answered[0] != 10001 || !r.Pass {
+		t.Fatalf("answered %v, pass %v", r.Answered, r.Pass)
 	}
 }

@@ -2,9 +2,12 @@ package eval
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
+	"github.com/agentlab/agentlab/canon"
 	"github.com/agentlab/agentlab/issuance"
+	"github.com/agentlab/agentlab/run/redact"
 )
 
 // quantities returns the numbers of text that are quantities: everything
@@ -26,14 +29,33 @@ func quantities(text string) []issuance.Number {
 func answered(ns []issuance.Number) []float64 {
 	out := make([]float64, 0, len(ns))
 	for _, n := range ns {
+		var v float64
 		switch {
 		case n.Value != nil:
-			out = append(out, *n.Value)
+			v = *n.Value
 		case n.Interval != nil:
-			out = append(out, (n.Interval[0]+n.Interval[1])/2)
+			v = (n.Interval[0] + n.Interval[1]) / 2
+		default:
+			continue
 		}
+		if secretNumber(v) {
+			continue
+		}
+		out = append(out, v)
 	}
 	return out
+}
+
+// secretNumber reports whether v, written as a number, spells a secret
+// the evaluation was given (a token of digits the answer wrote as
+// "7,391,462,850"): the reader would otherwise write it back out whole in
+// the answered numbers, in the record and the result, where redacting the
+// digits later would leave neither the secret nor valid JSON.
+func secretNumber(v float64) bool {
+	if !redact.Active() {
+		return false
+	}
+	return redact.Contains(strconv.FormatFloat(v, 'f', -1, 64)) || redact.Contains(canon.FormatFloat(v))
 }
 
 // found reports whether the expected value v appears among ns within the
