@@ -63,6 +63,8 @@ func ParseLog(name string, b []byte) ([]Event, []Problem, *TornTail, error) {
 				col = int(se.Offset)
 			case errors.Is(err, io.ErrUnexpectedEOF):
 				col, msg = len(line)+1, "the line ends in the middle of an event"
+			case len(bytes.TrimSpace(line)) == 0:
+				msg = "the line is empty; every line of an event log is one event"
 			}
 			return nil, nil, nil, &LineError{File: name, Line: lineNo, Col: col, Msg: msg}
 		}

@@ -51,7 +51,7 @@ func TestParseLogForgerLines(t *testing.T) {
 	}{
 		{"unknown key after a complete event", l1[:len(l1)-1] + `,"zz":1}`, 1, "unknown field"},
 		{"two values on one line", l1 + " " + l1, 1, "more than one JSON value"},
-		{"empty line", "", 1, "EOF"},
+		{"empty line", "", 1, "the line is empty"},
 		{"event cut short", l1[:20], 21, "ends in the middle"},
 		{"no seq", `{"hash":"h","type":"t"}`, 1, `lacks "seq"`},
 	}

@@ -91,9 +91,13 @@ func findResumable(dataDir string, cfg hashid.ID) (id string, finished bool, err
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(cands)))
 	var last string
+	var unreadable error
 	for _, c := range cands {
 		snap, err := runlog.OpenReadOnly(dataDir, c)
 		if err != nil {
+			if unreadable == nil {
+				unreadable = fmt.Errorf("evaluation %s %w: %v; check it with agentlab verify %s", c, ErrRecordDamaged, err, filepath.Join(runlog.RunsDir(dataDir), c))
+			}
 			continue
 		}
 		if chain.SealedPrefix(snap.Events) < 0 {
@@ -106,7 +110,9 @@ func findResumable(dataDir string, cfg hashid.ID) (id string, finished bool, err
 	if last != "" {
 		return last, true, nil
 	}
-	return "", false, nil
+	// Nothing to resume but a record that cannot be read: say so, rather
+	// than that there is no evaluation.
+	return "", false, unreadable
 }
 
 // recordStart is what an evaluation's run.started says, and what opening

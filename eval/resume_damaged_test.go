@@ -77,6 +77,17 @@ func TestResumeOfADamagedRecord(t *testing.T) {
 			b, _ := os.ReadFile(p)
 			os.WriteFile(p, b[:len(b)-1], 0o644)
 		}, false},
+		{"a blank line in the log", func(t *testing.T, _, dir string) {
+			p := filepath.Join(dir, runlog.EventsFile)
+			b, _ := os.ReadFile(p)
+			i := 0
+			for n := 0; n < 3; i++ {
+				if b[i] == '\n' {
+					n++
+				}
+			}
+			os.WriteFile(p, append(append(b[:i:i], '\n'), b[i:]...), 0o644)
+		}, false},
 		{"the log's last line gone", func(t *testing.T, _, dir string) {
 			p := filepath.Join(dir, runlog.EventsFile)
 			b, _ := os.ReadFile(p)
