@@ -306,3 +306,33 @@ func TestParseLogRefusesAnEventWithoutItsKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestParseLogTakesCanonicalLinesTheFastReaderLeaves: a canonical line the
+// fast reader leaves to the strict one (data nested past its limit) is an
+// event without a problem, not a line reported as not canonical.
+func TestParseLogTakesCanonicalLinesTheFastReaderLeaves(t *testing.T) {
+	deep := strings.Repeat("[", canon.MaxFastDepth+1) + "1" + strings.Repeat("]", canon.MaxFastDepth+1)
+	e, err := NewEvent(nil, "r", 1, lineTestTime, "x", "", CanonicalJSON(deep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := e.Line()
+	if _, ok := ReadCanonicalLine(line); ok {
+		t.Fatal("the fast reader took data past its nesting limit")
+	}
+	evs, probs, torn, err := ParseLog("events.jsonl", append(line, '\n'))
+	if err != nil || len(probs) > 0 || torn != nil || len(evs) != 1 || evs[0].Hash != e.Hash {
+		t.Fatalf("%d events, problems %v, torn %v, %v", len(evs), probs, torn, err)
+	}
+}
+
+// TestPlainStringCutShort: a line ending inside one of its plain strings
+// is refused without reading past its end.
+func TestPlainStringCutShort(t *testing.T) {
+	for _, in := range []string{`{"hash":"h`, `{"hash`, `{"hash":"h","prev":"p","seq":1,"time":"t","type":"x`} {
+		b := []byte(in)
+		if _, ok := ReadCanonicalLine(b[:len(b):len(b)]); ok {
+			t.Errorf("%s was taken", in)
+		}
+	}
+}

@@ -324,6 +324,11 @@ func TestCanonicalJSONData(t *testing.T) {
 	if _, err := NewEvent(nil, "r", 1, t0, "x", "", CanonicalJSON(`{"a":`)); err == nil {
 		t.Error("data that is not JSON was accepted")
 	}
+	for _, none := range []CanonicalJSON{nil, {}} {
+		if e, err := NewEvent(nil, "r", 1, t0, "x", "", none); err != nil || e.Data != nil {
+			t.Errorf("empty canonical data: %v, data %q; want an event without data", err, e.Data)
+		}
+	}
 	if b, err := json.Marshal(map[string]any{"d": given}); err != nil || string(b) != `{"d":{"a":"é","b":1}}` {
 		t.Errorf("CanonicalJSON marshals as %s (%v)", b, err)
 	}
