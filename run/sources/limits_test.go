@@ -50,3 +50,25 @@ func TestHugeQueryResultsRefused(t *testing.T) {
 		t.Fatalf("small result: %v", err)
 	}
 }
+
+// TestQueryTimeoutStartsWithTheConnection: a quick query that waited for
+// the source's connection longer than a query may run (behind a slow one)
+// still runs: its timeout counts from when it has the connection.
+func TestQueryTimeoutStartsWithTheConnection(t *testing.T) {
+	old := QueryTimeout
+	QueryTimeout = 100 * time.Millisecond
+	t.Cleanup(func() { QueryTimeout = old })
+	db := loadSales(t, nil)
+	s := db.sources["sales"]
+	s.mu.Lock() // a slow query holds the connection
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.Query(context.Background(), "sales", "SELECT COUNT(*) AS n FROM sales", nil, 0)
+		done <- err
+	}()
+	time.Sleep(3 * QueryTimeout)
+	s.mu.Unlock()
+	if err := <-done; err != nil {
+		t.Fatalf("a quick query that waited for the connection failed: %v", err)
+	}
+}

@@ -52,11 +52,13 @@ func (db *DB) Query(ctx context.Context, source, sqlText string, params map[stri
 	if s.spec.RowCap > 0 && s.spec.RowCap < rowCap {
 		rowCap = s.spec.RowCap
 	}
-	ctx, cancel := context.WithTimeout(ctx, QueryTimeout)
-	defer cancel()
-
+	// One query at a time per source; a query's own timeout starts once it
+	// has the connection, so that waiting behind a slow query never counts
+	// against it (it would fail as a timeout it never had).
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, QueryTimeout)
+	defer cancel()
 	// Masking needs the columns the statement reads and where each result
 	// column comes from, which a separate prepare tells; a source without
 	// masked columns has nothing to learn from it (the authorizer still
