@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -15,7 +16,15 @@ import (
 // The value types JSON decoding and YAML conversion produce (nil, bool,
 // string, float64, int, int64, json.Number, []any, []string,
 // map[string]any) are written directly; anything else goes through Marshal.
-func AppendValue(dst []byte, v any) ([]byte, error) {
+func AppendValue(dst []byte, v any) ([]byte, error) { return appendValue(dst, v, 0) }
+
+// appendValue is AppendValue at nesting depth: past maxDepth (a value
+// that deep, or one that holds itself) it hands over to encoding/json,
+// which writes a deep value the same and refuses a cycle with an error.
+func appendValue(dst []byte, v any, depth int) ([]byte, error) {
+	if depth > maxDepth {
+		return appendSlow(dst, v)
+	}
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -48,7 +57,7 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = AppendValue(dst, e); err != nil {
+			if dst, err = appendValue(dst, e, depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -80,13 +89,16 @@ func AppendValue(dst []byte, v any) ([]byte, error) {
 			}
 			dst = append(AppendString(dst, k), ':')
 			var err error
-			if dst, err = AppendValue(dst, x[k]); err != nil {
+			if dst, err = appendValue(dst, x[k], depth+1); err != nil {
 				return nil, err
 			}
 		}
 		return append(dst, '}'), nil
 	}
-	if b, ok := appendReflect(dst, v); ok {
+	if v == nil {
+		return append(dst, "null"...), nil
+	}
+	if b, ok := appendRV(dst, reflect.ValueOf(v), depth); ok {
 		return b, nil
 	}
 	return appendSlow(dst, v)

@@ -95,7 +95,7 @@ func appendRV(dst []byte, v reflect.Value, depth int) ([]byte, bool) {
 		if v.IsNil() {
 			return append(dst, "null"...), true
 		}
-		b, err := AppendValue(dst, v.Interface())
+		b, err := appendValue(dst, v.Interface(), depth+1)
 		return b, err == nil
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
@@ -123,7 +123,7 @@ func appendRV(dst []byte, v reflect.Value, depth int) ([]byte, bool) {
 			return append(dst, "null"...), true
 		}
 		if m, ok := v.Interface().(map[string]any); ok {
-			b, err := AppendValue(dst, m)
+			b, err := appendValue(dst, m, depth+1)
 			return b, err == nil
 		}
 		type entry struct {

@@ -233,3 +233,28 @@ func TestValidNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestCyclesAreErrorsNotCrashes: a value that holds itself — a map inside
+// itself, a struct through an interface field — is refused with
+// encoding/json's error by every writer, instead of recursing until the
+// stack runs out.
+func TestCyclesAreErrorsNotCrashes(t *testing.T) {
+	m := map[string]any{"a": 1}
+	m["self"] = m
+	type node struct {
+		Next any `json:"next"`
+	}
+	n := &node{}
+	n.Next = n
+	l := []any{1}
+	l = append(l, map[string]any{"l": nil})
+	l[1].(map[string]any)["l"] = l
+	for name, v := range map[string]any{"map": m, "struct through an interface": n, "list through a map": l} {
+		if _, err := Marshal(v); err == nil {
+			t.Errorf("%s: Marshal wrote a cycle", name)
+		}
+		if _, err := AppendValue(nil, v); err == nil {
+			t.Errorf("%s: AppendValue wrote a cycle", name)
+		}
+	}
+}
