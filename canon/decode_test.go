@@ -104,7 +104,8 @@ func exact(s string) []byte {
 func TestCanonicalReadersRefuseBrokenText(t *testing.T) {
 	for _, in := range []string{
 		`[`, `[1`, `[1,`, `[x]`, `{`, `{"a":1,`, `{"a"`, `{"a":`, `{"a"x1}`, `{a":1}`, `{"a":1 }`, `{"a":{"b":1}`,
-		"\"a\tb\"", "\"\x01\"", `"\u00`, `"\u001`, `{"tier":"x"`, `{"tier":"x",}`, `{"a":1,"tier"}`,
+		"\"a\tb\"", "\"\x01\"", `"\u00`, `"\u001`, `"a\`, "\"\x80\"", `9007199254740993`, `12345678901234567890`,
+		`{"tier":"x"`, `{"tier":"x",}`, `{"a":1,"tier"}`,
 	} {
 		if v, ok := DecodeCanonical(exact(in)); ok {
 			t.Errorf("DecodeCanonical(%q) = %#v", in, v)

@@ -129,12 +129,15 @@ func TestReflectEqualsSlowPath(t *testing.T) {
 		"array":                withArray{A: [2]int{1, 2}},
 		"own MarshalJSON":      []any{selfMarshal{V: 1}},
 		"pointer MarshalText":  map[string]*ptrMarshal{"p": {V: 1}},
-		"empty number":         struct{ N json.Number }{},
-		"nil raw":              struct{ R json.RawMessage }{},
-		"empty raw":            struct{ R []byte }{R: []byte{}},
-		"number 00":            reflAll{Num: "00"},
-		"number hex":           []any{json.Number("0x10")},
-		"non-string map key":   map[int]string{2: "b", 1: "a"},
+		"addressable field with a pointer MarshalText": &struct {
+			P ptrMarshal `json:"p"`
+		}{P: ptrMarshal{V: 1}},
+		"empty number":       struct{ N json.Number }{},
+		"nil raw":            struct{ R json.RawMessage }{},
+		"empty raw":          struct{ R []byte }{R: []byte{}},
+		"number 00":          reflAll{Num: "00"},
+		"number hex":         []any{json.Number("0x10")},
+		"non-string map key": map[int]string{2: "b", 1: "a"},
 	}
 	// The shapes the direct path must write itself (the rest it must hand
 	// over), so that the comparison above is not between two slow paths.
@@ -147,7 +150,7 @@ func TestReflectEqualsSlowPath(t *testing.T) {
 	}
 	for _, name := range []string{"uint beyond 2^53", "map with bad key", "time (own marshaler)",
 		"float32", "string option", "bytes", "embedded", "duplicate names", "array",
-		"pointer MarshalText", "empty number", "empty raw", "non-string map key"} {
+		"pointer MarshalText", "addressable field with a pointer MarshalText", "empty number", "empty raw", "non-string map key"} {
 		if _, ok := appendReflect(nil, cases[name]); ok {
 			t.Errorf("%s: the direct path wrote it", name)
 		}
