@@ -48,6 +48,33 @@ func SumReader(r io.Reader) (ID, int64, error) {
 	return id, n, nil
 }
 
+// SumReaderBuffer hashes everything r yields, reading it through buf
+// (which must not be empty). Reading into one buffer the caller reuses
+// keeps the bytes in cache for the hash; io.Copy would hand an *os.File to
+// its WriteTo, which reads through a fresh 32 KiB buffer instead.
+func SumReaderBuffer(r io.Reader, buf []byte) (ID, int64, error) {
+	h := hashers.Get().(*blake3.Hasher)
+	defer hashers.Put(h)
+	h.Reset()
+	var total int64
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			_, _ = h.Write(buf[:n])
+			total += int64(n)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return ID{}, total, err
+		}
+	}
+	var id ID
+	h.Sum(id[:0])
+	return id, total, nil
+}
+
 // New returns a streaming hasher whose Sum can be turned into an ID with FromHasher.
 func New() *blake3.Hasher { return blake3.New() }
 

@@ -184,3 +184,34 @@ func TestSumOfficialVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestSumReaderBuffer checks the buffered reader against Sum over sizes
+// around the buffer's and BLAKE3's chunk boundaries, through readers that
+// return one byte at a time or data together with io.EOF, and that a read
+// error is returned instead of an id of the bytes read so far.
+func TestSumReaderBuffer(t *testing.T) {
+	data := make([]byte, 3*8192+17)
+	for i := range data {
+		data[i] = byte(i*31 + i>>8)
+	}
+	readers := map[string]func([]byte) io.Reader{
+		"plain":    func(b []byte) io.Reader { return strings.NewReader(string(b)) },
+		"one byte": func(b []byte) io.Reader { return iotest.OneByteReader(strings.NewReader(string(b))) },
+		"data+EOF": func(b []byte) io.Reader { return iotest.DataErrReader(strings.NewReader(string(b))) },
+	}
+	for _, n := range []int{0, 1, 1023, 1024, 1025, 4096, 8192, 8193, len(data)} {
+		for name, mk := range readers {
+			for _, bufSize := range []int{1, 4096, 1 << 20} {
+				id, got, err := SumReaderBuffer(mk(data[:n]), make([]byte, bufSize))
+				if err != nil || got != int64(n) || id != Sum(data[:n]) {
+					t.Fatalf("%d bytes, %s reader, %d-byte buffer: %s, %d, %v; want %s", n, name, bufSize, id, got, err, Sum(data[:n]))
+				}
+			}
+		}
+	}
+	boom := errors.New("disk gone")
+	id, n, err := SumReaderBuffer(io.MultiReader(strings.NewReader("abc"), iotest.ErrReader(boom)), make([]byte, 8))
+	if !errors.Is(err, boom) || !id.IsZero() || n != 3 {
+		t.Fatalf("got %s, %d, %v; want the zero id, 3 bytes and the read error", id, n, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/agentlab/agentlab/chain"
 	"github.com/agentlab/agentlab/hashid"
@@ -58,7 +59,8 @@ func forChunks(n, workers int, f func(lo, hi int)) {
 // read by chain.ReadCanonicalLine on every core, any other line by chain.ParseLog; if any
 // line is not a clean canonical event, the whole log goes through
 // chain.ParseLog so that positions and messages are exact. It also
-// returns each event's line.
+// returns each event's line. The events' strings share b's bytes, so b
+// must not change after the call.
 func parseLog(name string, b []byte, workers int) ([]chain.Event, []chain.Problem, *chain.TornTail, [][]byte, error) {
 	lines := splitLines(b)
 	serial := func() ([]chain.Event, []chain.Problem, *chain.TornTail, [][]byte, error) {
@@ -69,8 +71,9 @@ func parseLog(name string, b []byte, workers int) ([]chain.Event, []chain.Proble
 		return serial()
 	}
 	evs := make([]chain.Event, len(lines))
-	// the events' strings are cut from one copy of the log
-	text := string(b)
+	// the events' strings are cut from the log itself: a copy of a large
+	// log costs more than parsing it (fresh pages, each faulted in)
+	text := unsafe.String(unsafe.SliceData(b), len(b))
 	starts := make([]int, len(lines))
 	for i, off := 0, 0; i < len(lines); i++ {
 		starts[i] = off

@@ -8,15 +8,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mapMin is the smallest blob hashed through a memory map; below it a read
-// costs less than setting the map up.
+// mapMin is the smallest bundle file read through a memory map; below it
+// a read costs less than setting the map up.
 const mapMin = 256 << 10
 
-// mapFile maps f read-only for hashing, so that a large blob is hashed
-// where the page cache holds it instead of being copied through a buffer
-// first (the copy is what keeps read(2) well under raw BLAKE3 speed). It
-// returns ok false when the file is small or cannot be mapped; the caller
-// then reads it.
+// mapFile maps f read-only, so that a large bundle is read where the page
+// cache holds it instead of being copied onto the heap (openBundleFile).
+// It returns ok false when the file is small or cannot be mapped; the
+// caller then reads it.
 func mapFile(f *os.File) (b []byte, unmap func(), ok bool) {
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() < mapMin || fi.Size() != int64(int(fi.Size())) {

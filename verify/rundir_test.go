@@ -118,11 +118,12 @@ func TestVerifyRunDirNotSealed(t *testing.T) {
 	}
 }
 
-// TestVerifyMappedBlobs covers blobs large enough to be hashed through a
-// memory map (mapMin): intact, one byte changed near the end, truncated.
-func TestVerifyMappedBlobs(t *testing.T) {
+// TestVerifyLargeBlobs covers blobs that take several reads of a hashing
+// worker's buffer: intact, one byte changed near the end, truncated.
+func TestVerifyLargeBlobs(t *testing.T) {
 	dir := t.TempDir()
-	r, err := evfixture.BuildLarge(dir, evfixture.Large{Events: 100, Artifacts: 3, ArtifactBytes: 2 * mapMin})
+	const size = 2<<20 + 4097 // two full 1 MiB reads and a partial one
+	r, err := evfixture.BuildLarge(dir, evfixture.Large{Events: 100, Artifacts: 3, ArtifactBytes: size})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,13 +132,13 @@ func TestVerifyMappedBlobs(t *testing.T) {
 	}
 	var blob string
 	_ = filepath.Walk(DefaultArtifactsDir(r.Dir), func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() && fi.Size() == 2*mapMin && blob == "" {
+		if err == nil && !fi.IsDir() && fi.Size() == size && blob == "" {
 			blob = p
 		}
 		return nil
 	})
 	if blob == "" {
-		t.Fatal("no blob of the mapped size")
+		t.Fatal("no blob of the large size")
 	}
 	h, _ := hashid.Parse("b3:" + filepath.Base(filepath.Dir(blob)) + filepath.Base(blob))
 	orig, err := os.ReadFile(blob)

@@ -242,7 +242,7 @@ func figures(s stage, ps []pair) figure {
 			bench.Summarize(b3n).Median, spread(bench.Summarize(b3), "%.0f", " MB/s")))
 	}
 	if len(rd) > 0 && len(mm) > 0 && len(mem) > 0 {
-		r.notes = append(r.notes, fmt.Sprintf("verify references, every core: BLAKE3 of the same bytes already in memory %s; hashing the files from the page cache with read(2) into a 1 MiB buffer (what verify does for blobs under 256 KiB) %s, through mmap (no copy; what verify does for larger blobs) %s.",
+		r.notes = append(r.notes, fmt.Sprintf("verify references, every core: BLAKE3 of the same bytes already in memory %s; hashing the files from the page cache with read(2) into a reused 1 MiB buffer per core (what verify does) %s, through mmap (no copy; what `b3sum` does) %s.",
 			spread(bench.Summarize(mem), "%.0f", " MB/s"), spread(bench.Summarize(rd), "%.0f", " MB/s"), spread(bench.Summarize(mm), "%.0f", " MB/s")))
 	}
 	if floorMmap {
