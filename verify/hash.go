@@ -26,7 +26,7 @@ func decodeB64(s string) ([]byte, error) { return base64.StdEncoding.DecodeStrin
 // verifying a run, so they are spread over every core; BLAKE3 itself uses
 // SIMD within each.
 func (v *verifier) hashArtifacts(dir string, ids []string) map[string]bool {
-	ok, errs := hashAll(dir, ids, v.opt.Workers)
+	ok, errs := hashAll(dir, ids, v.opt.Workers, v.opt.MaxBytes)
 	for _, err := range errs {
 		v.fail(CheckArtifacts, "%v", err)
 	}
@@ -35,9 +35,9 @@ func (v *verifier) hashArtifacts(dir string, ids []string) map[string]bool {
 
 // hashAll re-hashes the blobs ids from dir on workers goroutines; it
 // returns the intact ids and one error per missing or altered blob, in id
-// order. It touches no shared state, so it can run while the events are
-// checked.
-func hashAll(dir string, ids []string, workers int) (map[string]bool, []error) {
+// order; a blob over maxBytes (when > 0) is refused without being read. It
+// touches no shared state, so it can run while the events are checked.
+func hashAll(dir string, ids []string, workers int, maxBytes int64) (map[string]bool, []error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -63,7 +63,7 @@ func hashAll(dir string, ids []string, workers int) (map[string]bool, []error) {
 			defer wg.Done()
 			buf := make([]byte, 1<<20)
 			for i := range jobs {
-				results[i] = result{uniq[i], hashOne(dir, uniq[i], buf)}
+				results[i] = result{uniq[i], hashOne(dir, uniq[i], buf, maxBytes)}
 			}
 		}()
 	}
@@ -100,7 +100,7 @@ func hashAll(dir string, ids []string, workers int) (map[string]bool, []error) {
 // mapping. hashid.SumReaderBuffer calls Read itself: io.CopyBuffer would hand the file
 // to os.File.WriteTo, which ignores buf and copies through a fresh 32 KiB
 // buffer per blob.
-func hashOne(dir, s string, buf []byte) error {
+func hashOne(dir, s string, buf []byte, maxBytes int64) error {
 	id, err := hashid.Parse(s)
 	if err != nil {
 		return fmt.Errorf("artifact id %q is not a hash id", s)
@@ -113,6 +113,11 @@ func hashOne(dir, s string, buf []byte) error {
 		return fmt.Errorf("artifact %s: %v", id.Short(), err)
 	}
 	defer f.Close()
+	if maxBytes > 0 && size > maxBytes {
+		// a sparse file claims terabytes at no cost on disk; hashing them
+		// would take hours
+		return fmt.Errorf("artifact %s is %d bytes, over the limit of %d (%s)", id.Short(), size, maxBytes, verifyCapHint())
+	}
 	// a file that another process keeps appending to, or one that reports
 	// no size and yields bytes without end (/proc/self/pagemap), is read up
 	// to one byte past the size it had when opened, not for hours

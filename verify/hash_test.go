@@ -26,7 +26,7 @@ func TestHashAllDuplicateIDs(t *testing.T) {
 	}
 	missing := hashid.Sum([]byte("missing")).String()
 	ids = append(ids, missing)
-	ok, errs := hashAll(dir, ids, 4)
+	ok, errs := hashAll(dir, ids, 4, 0)
 	if len(ok) != 3 {
 		t.Errorf("want 3 verified artifacts, got %v", ok)
 	}

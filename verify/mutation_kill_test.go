@@ -294,7 +294,7 @@ func TestHashOneUnreadableBlob(t *testing.T) {
 	if err := os.MkdirAll(artifactPath(dir, id), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	err := hashOne(dir, id.String(), make([]byte, 1<<10))
+	err := hashOne(dir, id.String(), make([]byte, 1<<10), 0)
 	if err == nil || strings.Contains(err.Error(), "altered") || !strings.Contains(err.Error(), id.Short()) {
 		t.Fatalf("a directory as the blob: %v", err)
 	}

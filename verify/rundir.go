@@ -117,6 +117,11 @@ func verifyCapHint() string {
 }
 
 // readCappedHint is readCapped with its own way to raise the cap.
+//
+// It reads at most one byte more than the file had when opened: a file
+// that reports a size of 0 but yields bytes without end
+// (/proc/self/pagemap) or one another process keeps appending to is
+// refused as changed instead of filling memory up to the cap.
 func readCappedHint(path string, limit int64, hint string) ([]byte, error) {
 	f, fsize, err := fsutil.OpenRegular(path)
 	if err != nil {
@@ -126,13 +131,9 @@ func readCappedHint(path string, limit int64, hint string) ([]byte, error) {
 	if fsize > limit {
 		return nil, fmt.Errorf("%s: %d bytes, %w of %d (%s)", path, fsize, errTooBig, limit, hint)
 	}
-	size := max(fsize+1, 512)
-	b := make([]byte, 0, min(size, limit+1))
-	r := io.LimitReader(f, limit+1)
-	for {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)] // the file grew since Stat: let append pick the next size
-		}
+	b := make([]byte, 0, fsize+1)
+	r := io.LimitReader(f, fsize+1)
+	for len(b) < cap(b) {
 		n, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if err == io.EOF {
@@ -142,8 +143,8 @@ func readCappedHint(path string, limit int64, hint string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: %w of %d bytes (%s)", path, errTooBig, limit, hint)
+	if int64(len(b)) > fsize {
+		return nil, fmt.Errorf("%s changed while it was read (%d bytes when opened, more when read): verify it again once nothing writes to it", path, fsize)
 	}
 	return b, nil
 }

@@ -322,7 +322,7 @@ func (v *verifier) recomputeSeal(run, sealHash string, claimed *chain.Seal, evs 
 func (v *verifier) closeSeal(sealHash, gotHash string, claimed *chain.Seal, has func(string) bool) {
 	for _, a := range claimed.Artifacts {
 		if !has(a) {
-			v.fail(CheckSeal, "sealed artifact %s is missing", short(a))
+			v.fail(CheckSeal, "sealed artifact %s is missing or altered (see the artifacts check)", short(a))
 		}
 	}
 	v.done(CheckSeal, fmt.Sprintf("seal %s over events 1-%d and %d artifacts", sealHash, claimed.Seq, len(claimed.Artifacts)))
@@ -827,7 +827,7 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 	}
 	hashDone := make(chan hashed, 1)
 	go func() {
-		ok, errs := hashAll(rd.artifacts, ids, opt.Workers)
+		ok, errs := hashAll(rd.artifacts, ids, opt.Workers, opt.MaxBytes)
 		hashDone <- hashed{ok, errs}
 	}()
 	if err := rd.readEvents(opt.MaxBytes, opt.Workers); err != nil {
@@ -870,7 +870,15 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
-		if b, err := readCapped(p, opt.MaxBytes); err == nil {
+		b, err := readCapped(p, opt.MaxBytes)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			// a report path that exists but cannot be compared (a device,
+			// a directory, over the cap, changed while read) is a failure,
+			// not a check left out
+			v.fail(CheckReport, "cannot read the report %s: %v", p, err)
+			v.done(CheckReport, p)
+		}
+		if err == nil {
 			want, err := render.HTML(doc)
 			switch {
 			case err != nil:
