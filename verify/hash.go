@@ -97,9 +97,9 @@ func hashAll(dir string, ids []string, workers int, maxBytes int64) (map[string]
 // 4 KiB page by page through fresh page-table entries, each a nested page
 // walk on a virtual machine. Measured on the benchmark's 1,000 × 1 MiB
 // blobs (docs/performance.md, Verify), reading was 2.2–2.5× the speed of
-// mapping. hashid.SumReaderBuffer calls Read itself: io.CopyBuffer would hand the file
-// to os.File.WriteTo, which ignores buf and copies through a fresh 32 KiB
-// buffer per blob.
+// mapping. hashid.SumReaderBuffer calls Read itself: io.CopyBuffer would
+// hand the file to os.File.WriteTo, which ignores buf and copies through a
+// fresh 32 KiB buffer per blob.
 func hashOne(dir, s string, buf []byte, maxBytes int64) error {
 	id, err := hashid.Parse(s)
 	if err != nil {
