@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentlab/agentlab/internal/evfixture"
 	"github.com/agentlab/agentlab/run/runlog"
 )
 
@@ -30,18 +30,7 @@ func TestResumeOfADamagedRecord(t *testing.T) {
 	}
 	runDir := filepath.Join(runlog.RunsDir(base), first.Eval)
 	editRecord := func(t *testing.T, dir string, f func(map[string]any)) {
-		p := filepath.Join(dir, "run.json")
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		f(m)
-		b, _ = json.Marshal(m)
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+		if err := evfixture.EditRecord(dir, f); err != nil {
 			t.Fatal(err)
 		}
 	}

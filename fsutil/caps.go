@@ -28,7 +28,7 @@ var (
 	InputCap    = &ByteCap{Key: "input_bytes", Env: "AGENTLAB_MAX_INPUT_BYTES", What: "an --input-file, --fields-file or --inputs file", Default: 64 << 20}
 	IssuanceCap = &ByteCap{Key: "issuance_bytes", Env: "AGENTLAB_MAX_ISSUANCE_BYTES", What: "an issuance --metrics file or narrative", Default: 64 << 20}
 	SourceCap   = &ByteCap{Key: "source_bytes", Env: "AGENTLAB_MAX_SOURCE_BYTES", What: "a data source file", Default: 1 << 30}
-	VerifyCap   = &ByteCap{Key: "verify_bytes", Env: "AGENTLAB_MAX_VERIFY_BYTES", What: "a bundle or event log that verify reads", Default: 2 << 30}
+	VerifyCap   = &ByteCap{Key: "verify_bytes", Env: "AGENTLAB_MAX_VERIFY_BYTES", What: "a bundle, event log or artifact that verify reads", Default: 2 << 30}
 	EventsCap   = &ByteCap{Key: "events_bytes", Env: "AGENTLAB_MAX_EVENTS_BYTES", What: "a run's events.jsonl", Default: 2 << 30}
 	RecordCap   = &ByteCap{Key: "record_bytes", Env: "AGENTLAB_MAX_RECORD_BYTES", What: "a run's run.json", Default: 256 << 20}
 )

@@ -36,16 +36,10 @@ func Sum(b []byte) ID {
 
 var hashers = sync.Pool{New: func() any { return blake3.New() }}
 
-// SumReader hashes everything r yields.
+// SumReader hashes everything r yields (SumReaderBuffer with a buffer of
+// its own).
 func SumReader(r io.Reader) (ID, int64, error) {
-	h := blake3.New()
-	n, err := io.Copy(h, r)
-	if err != nil {
-		return ID{}, n, err
-	}
-	var id ID
-	copy(id[:], h.Sum(nil))
-	return id, n, nil
+	return SumReaderBuffer(r, make([]byte, 32<<10))
 }
 
 // SumReaderBuffer hashes everything r yields, reading it through buf

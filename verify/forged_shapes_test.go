@@ -2,7 +2,6 @@ package verify
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -66,18 +65,7 @@ func TestMetricCitingTheFirstColumnVerifies(t *testing.T) {
 // such, before any check compares names with an empty id.
 func TestRunRecordWithoutAnID(t *testing.T) {
 	r := fixtureRun(t, evfixture.Options{})
-	p := filepath.Join(r.Dir, "run.json")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec map[string]any
-	if err := json.Unmarshal(b, &rec); err != nil {
-		t.Fatal(err)
-	}
-	delete(rec, "id")
-	b, _ = json.Marshal(rec)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	if err := evfixture.EditRecord(r.Dir, func(rec map[string]any) { delete(rec, "id") }); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Verify(r.Dir, Options{})

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -139,23 +138,7 @@ func TestReportThatCannotBeRead(t *testing.T) {
 
 func setRecordField(t *testing.T, dir, key string, value any) {
 	t.Helper()
-	p := filepath.Join(dir, "run.json")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	m[key] = value
-	if b, err = json.Marshal(m); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(p, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	if err := evfixture.EditRecord(dir, func(rec map[string]any) { rec[key] = value }); err != nil {
 		t.Fatal(err)
 	}
 }

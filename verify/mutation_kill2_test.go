@@ -133,18 +133,7 @@ func TestRunDirForgedInputsHash(t *testing.T) {
 // verifier is started from.
 func TestRunDirEditedReport(t *testing.T) {
 	r := fixtureRun(t, evfixture.Options{})
-	rj := filepath.Join(r.Dir, "run.json")
-	b, err := os.ReadFile(rj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec map[string]any
-	if err := json.Unmarshal(b, &rec); err != nil {
-		t.Fatal(err)
-	}
-	rec["report"] = "report.html"
-	b, _ = json.Marshal(rec)
-	if err := os.WriteFile(rj, b, 0o644); err != nil {
+	if err := evfixture.EditRecord(r.Dir, func(rec map[string]any) { rec["report"] = "report.html" }); err != nil {
 		t.Fatal(err)
 	}
 	page := "<!DOCTYPE html>" + render.BeginReport + "<p data-k=\"x\">an edited story</p>" + render.EndReport

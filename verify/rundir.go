@@ -121,7 +121,10 @@ func verifyCapHint() string {
 // It reads at most one byte more than the file had when opened: a file
 // that reports a size of 0 but yields bytes without end
 // (/proc/self/pagemap) or one another process keeps appending to is
-// refused as changed instead of filling memory up to the cap.
+// refused as changed instead of filling memory up to the cap. That is
+// why verify does not use fsutil.ReadFileCapped, which reads a file that
+// grows up to its cap: the run log reads a live events.jsonl through it,
+// while what verify checks must not change under it.
 func readCappedHint(path string, limit int64, hint string) ([]byte, error) {
 	f, fsize, err := fsutil.OpenRegular(path)
 	if err != nil {

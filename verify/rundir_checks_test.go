@@ -53,15 +53,7 @@ func TestRunDirTamperingIsNamed(t *testing.T) {
 			return to
 		}, CheckBundle, "the run directory is named someone-else, but run.json and the events are for run " + "RUN"},
 		{"plan-changed-in-run-json", func(t *testing.T, r *evfixture.Run) string {
-			p := filepath.Join(r.Dir, "run.json")
-			var rec map[string]any
-			b, _ := os.ReadFile(p)
-			if err := json.Unmarshal(b, &rec); err != nil {
-				t.Fatal(err)
-			}
-			rec["plan"] = "b3:" + strings.Repeat("1", 64)
-			b, _ = json.Marshal(rec)
-			if err := os.WriteFile(p, b, 0o644); err != nil {
+			if err := evfixture.EditRecord(r.Dir, func(rec map[string]any) { rec["plan"] = "b3:" + strings.Repeat("1", 64) }); err != nil {
 				t.Fatal(err)
 			}
 			return r.Dir

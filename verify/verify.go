@@ -871,14 +871,16 @@ func verifyRunDir(dir string, opt Options) (*Result, error) {
 			p = filepath.Join(dir, p)
 		}
 		b, err := readCapped(p, opt.MaxBytes)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			// no report written: nothing to compare
+		case err != nil:
 			// a report path that exists but cannot be compared (a device,
 			// a directory, over the cap, changed while read) is a failure,
 			// not a check left out
 			v.fail(CheckReport, "cannot read the report %s: %v", p, err)
 			v.done(CheckReport, p)
-		}
-		if err == nil {
+		default:
 			want, err := render.HTML(doc)
 			switch {
 			case err != nil:

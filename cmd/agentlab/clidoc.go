@@ -23,7 +23,7 @@ func renderCLIDoc(root *cobra.Command) []byte {
 		"Each cap is set, in this order of precedence, by a command's flag where there is one (`verify --max-bytes`), an environment variable, the `[limits]` table of the working directory's `agentlab.toml` (when that file is trusted) and its default: " +
 		"`flow_bytes` / `AGENTLAB_MAX_FLOW_BYTES` (flows, plans, cards, code files; 32 MiB), `input_bytes` / `AGENTLAB_MAX_INPUT_BYTES` (`--input-file`, `--fields-file`, `export --inputs`; 64 MiB), " +
 		"`issuance_bytes` / `AGENTLAB_MAX_ISSUANCE_BYTES` (`issuance --metrics` and its narrative; 64 MiB), `source_bytes` / `AGENTLAB_MAX_SOURCE_BYTES` (data sources; 1 GiB), " +
-		"`verify_bytes` / `AGENTLAB_MAX_VERIFY_BYTES` (a bundle or event log `verify` reads; 2 GiB), `events_bytes` / `AGENTLAB_MAX_EVENTS_BYTES` (a run's `events.jsonl`; 2 GiB), `record_bytes` / `AGENTLAB_MAX_RECORD_BYTES` (a run's `run.json`; 256 MiB). " +
+		"`verify_bytes` / `AGENTLAB_MAX_VERIFY_BYTES` (a bundle or event log `verify` reads, or an artifact it re-hashes; 2 GiB), `events_bytes` / `AGENTLAB_MAX_EVENTS_BYTES` (a run's `events.jsonl`; 2 GiB), `record_bytes` / `AGENTLAB_MAX_RECORD_BYTES` (a run's `run.json`; 256 MiB). " +
 		"A size is a whole number of bytes or a string with a unit (`source_bytes = \"4GiB\"`, `AGENTLAB_MAX_SOURCE_BYTES=4GiB`); zero, a negative size or an unknown key stops every command but `doctor` with exit 2 ([security.md](security.md#limits-on-what-is-read)).\n\n")
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentlab/agentlab/internal/evfixture"
 )
 
 // evalKillSuite writes a flow with a CSV source of n rows and a suite of
@@ -338,23 +340,12 @@ func TestEvalTornBatchResumes(t *testing.T) {
 	// run.json as the kill left it: the evaluation running, not sealed (a
 	// sealed record whose log was cut is refused, see
 	// TestResumeOfADamagedRecord in eval).
-	recPath := filepath.Join(data, "runs", first.Eval, "run.json")
-	rb, err := os.ReadFile(recPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec map[string]any
-	if err := json.Unmarshal(rb, &rec); err != nil {
-		t.Fatal(err)
-	}
-	delete(rec, "seal")
-	delete(rec, "seal_data")
-	delete(rec, "finished")
-	rec["status"] = "running"
-	if rb, err = json.Marshal(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(recPath, rb, 0o644); err != nil {
+	if err := evfixture.EditRecord(filepath.Join(data, "runs", first.Eval), func(rec map[string]any) {
+		delete(rec, "seal")
+		delete(rec, "seal_data")
+		delete(rec, "finished")
+		rec["status"] = "running"
+	}); err != nil {
 		t.Fatal(err)
 	}
 	got := runEvalJSON(t, exe, env, "eval", suite, "--data-dir", data, "--format", "json", "--resume")

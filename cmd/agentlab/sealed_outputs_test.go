@@ -1,12 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentlab/agentlab/internal/evfixture"
 )
 
 // TestEditedRunJSONOutputsAreNotShown: someone edits the outputs in a
@@ -29,16 +30,9 @@ func TestEditedRunJSONOutputsAreNotShown(t *testing.T) {
 	data := filepath.Join(work, "data")
 	agentlab("run", flow, "--data-dir", data, "-q")
 	id := findRun(t, data)
-	p := filepath.Join(data, "runs", id, "run.json")
-	var rec map[string]any
-	b, _ := os.ReadFile(p)
-	if err := json.Unmarshal(b, &rec); err != nil {
-		t.Fatal(err)
-	}
-	rec["outputs"] = map[string]any{"total": "999999"}
-	b, _ = json.MarshalIndent(rec, "", "  ")
-	os.Chmod(p, 0o644)
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	if err := evfixture.EditRecord(filepath.Join(data, "runs", id), func(rec map[string]any) {
+		rec["outputs"] = map[string]any{"total": "999999"}
+	}); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{

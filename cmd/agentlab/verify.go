@@ -82,7 +82,7 @@ Examples:
 	fl.StringVar(&pubkey, "pubkey", "", "the ed25519 public key file the seal must be signed with")
 	fl.StringVar(&format, "format", "text", "output format: text or json")
 	fl.StringVar(&artifacts, "artifacts", "", "artifact store of a run directory (default: <data-dir>/artifacts above it)")
-	fl.Int64Var(&maxBytes, "max-bytes", 0, "largest bundle or event log to read (default: the verify_bytes cap, 2 GiB)")
+	fl.Int64Var(&maxBytes, "max-bytes", 0, "largest bundle, event log or artifact to read (default: the verify_bytes cap, 2 GiB)")
 	return cmd
 }
 
